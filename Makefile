@@ -1,0 +1,33 @@
+# gridarena: `make run` sets up and runs the main job; `make test` sets up and runs every check.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+RUN_DIR ?= runs
+
+.PHONY: run test lint typecheck pytest clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	mkdir -p $(RUN_DIR)
+	$(BIN)/gridarena play isolation --players greedy,random --seed 7 --replay $(RUN_DIR)/isolation-seed7.jsonl
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) $(RUN_DIR) .pytest_cache .mypy_cache .ruff_cache

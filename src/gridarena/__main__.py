@@ -1,0 +1,5 @@
+"""``python -m gridarena``."""
+
+from gridarena.cli.main import entry
+
+entry()

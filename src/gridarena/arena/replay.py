@@ -1,0 +1,243 @@
+"""Replays: one JSON format for every game, written line by line while the game runs.
+
+A replay is JSON Lines: a header object, one object per ply, a result object. Every line is
+flushed when written, so a crash leaves a readable prefix (a torn last line is dropped with a
+warning). :func:`compact` turns a finished file into one document ``{"header", "turns",
+"result"}``, gzipped when the name ends in ``.gz``, written under a temporary name and renamed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import IO, TYPE_CHECKING, Any
+
+from gridarena import __version__
+from gridarena.core.errors import ReplayFormatError
+from gridarena.core.types import JSON, Game, GameState, Outcome
+
+if TYPE_CHECKING:
+    from gridarena.core.play import GameRecord, Turn
+
+FORMAT, VERSION = "gridarena-replay", 1
+
+
+@dataclass(slots=True)
+class Replay:
+    """A replay in memory: header, per-ply records and the result (None for a cut-off game)."""
+
+    header: dict[str, JSON]
+    turns: list[dict[str, JSON]] = field(default_factory=list)
+    result: dict[str, JSON] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The compact one-document form."""
+        return {"header": self.header, "turns": self.turns, "result": self.result}
+
+
+def make_header(
+    game: str,
+    options: Mapping[str, JSON],
+    seed: int | None,
+    players: Sequence[str],
+    initial_state: str,
+    **extra: JSON,
+) -> dict[str, JSON]:
+    """The header record: game, options, seed, players, versions, start time and the initial state."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game,
+        "options": dict(options),
+        "seed": seed,
+        "players": [{"seat": seat, "name": name} for seat, name in enumerate(players)],
+        "gridarena": __version__,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "initial_state": initial_state,
+        **extra,
+    }
+
+
+class ReplayWriter:
+    """Appends replay records to a JSON Lines file, flushing each one."""
+
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, JSON]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self._write(header)
+
+    def _write(self, record: Mapping[str, JSON]) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def turn(self, record: Mapping[str, JSON]) -> None:
+        """Record one ply."""
+        self._write(record)
+
+    def result(self, outcome: Outcome, plies: int, seconds: float, **extra: JSON) -> None:
+        """Record the end of the game."""
+        self._write(
+            {"result": {**outcome.to_json(), "plies": plies, "duration_s": round(seconds, 3), **extra}}
+        )
+
+    def close(self) -> None:
+        """Close the file (what was written stays readable)."""
+        self._file.close()
+
+    def __enter__(self) -> ReplayWriter:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def _open_text(path: Path) -> str:
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise ReplayFormatError(str(path), 0, f"corrupt gzip data ({exc})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayFormatError(str(path), 0, f"not UTF-8 text ({exc.reason})") from None
+
+
+def _check_header(path: Path, header: Any) -> dict[str, JSON]:
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ReplayFormatError(str(path), 1, f'not a gridarena replay (no "format": "{FORMAT}" header)')
+    if header.get("version") != VERSION:
+        raise ReplayFormatError(
+            str(path), 1, f"replay format version {header.get('version')!r}, expected {VERSION}"
+        )
+    return header
+
+
+def _lines(path: Path, text: str) -> Iterator[tuple[int, dict[str, JSON]]]:
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):  # a game killed mid-write leaves a torn last line
+                print(f"warning: {path}:{number}: dropped an incomplete last line", file=sys.stderr)
+                return
+            raise ReplayFormatError(str(path), number, f"invalid JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise ReplayFormatError(str(path), number, "each line must be a JSON object")
+        yield number, record
+
+
+def read_replay(path: str | os.PathLike[str]) -> Replay:
+    """Read a replay in either form (JSON Lines, possibly cut off, or the compact document)."""
+    path = Path(path)
+    try:
+        text = _open_text(path)
+    except FileNotFoundError:
+        raise ReplayFormatError(str(path), 0, "no such file") from None
+    stripped = text.lstrip()
+    if stripped.startswith("{") and '"header"' in stripped[:200]:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ReplayFormatError(str(path), exc.lineno, f"invalid JSON ({exc.msg})") from None
+        return Replay(
+            _check_header(path, document.get("header")), list(document["turns"]), document.get("result")
+        )
+    records = _lines(path, text)
+    first = next(records, None)
+    if first is None:
+        raise ReplayFormatError(str(path), 1, "empty file")
+    replay = Replay(_check_header(path, first[1]))
+    for number, record in records:
+        if replay.result is not None:
+            raise ReplayFormatError(str(path), number, "a record after the result")
+        if "result" in record:
+            replay.result = record["result"]
+        elif "ply" in record and "action" in record:
+            replay.turns.append(record)
+        else:
+            raise ReplayFormatError(
+                str(path), number, "expected a turn (with 'ply' and 'action') or a result"
+            )
+    return replay
+
+
+def compact(path: str | os.PathLike[str], target: str | os.PathLike[str]) -> str:
+    """Write ``path`` as one JSON document at ``target`` (gzipped for ``.gz``); return its SHA-256."""
+    data = json.dumps(read_replay(path).to_json(), separators=(",", ":")).encode()
+    target = Path(target)
+    if target.suffix == ".gz":
+        data = gzip.compress(data, mtime=0)
+    temporary = target.with_name(target.name + ".tmp")
+    with open(temporary, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, target)
+    return hashlib.sha256(data).hexdigest()
+
+
+def format_replay(replay: Replay) -> str:
+    """The game move by move as text: header, each ply with its board, then the result."""
+    header = replay.header
+    players = ", ".join(f"{p['seat']}: {p['name']}" for p in header.get("players", []))
+    lines = [
+        f"{header['game']} {json.dumps(header.get('options', {}))} seed={header.get('seed')}",
+        f"players: {players}",
+        "",
+        str(header.get("initial_state", "")),
+    ]
+    for turn in replay.turns:
+        timing = f" ({turn['wall_ms']:.1f} ms)" if isinstance(turn.get("wall_ms"), int | float) else ""
+        info = turn.get("info") or {}
+        extra = " " + " ".join(f"{k}={v}" for k, v in info.items()) if info else ""
+        lines += ["", f"ply {turn['ply']}: player {turn['player']} plays {turn['action']}{timing}{extra}"]
+        if turn.get("state") is not None:
+            lines.append(str(turn["state"]))
+    result = replay.result
+    if result is None:
+        lines += ["", "(no result: the game was cut off)"]
+    else:
+        reason = f" ({result.get('reason')})" if result.get("reason") else ""
+        lines += ["", f"result: returns {result['returns']}, {result.get('termination', 'normal')}{reason}"]
+    return "\n".join(lines)
+
+
+class ReplayRecorder:
+    """A :class:`gridarena.core.play.Recorder` that writes the replay while the game runs."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        game: Game[Any],
+        names: Sequence[str],
+        seed: int,
+        initial_state: GameState[Any],
+        **extra: JSON,
+    ) -> None:
+        header = make_header(game.name, game.params, seed, names, initial_state.to_text(), **extra)
+        self.writer = ReplayWriter(path, header)
+
+    def turn(self, turn: Turn, state: GameState[Any]) -> None:
+        """Write one ply with the state after it."""
+        self.writer.turn(turn.to_json(state.to_text()))
+
+    def result(self, record: GameRecord) -> None:
+        """Write the result and close the file."""
+        self.writer.result(record.outcome, record.plies, record.seconds)
+        self.writer.close()

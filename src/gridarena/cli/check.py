@@ -1,0 +1,65 @@
+"""Run the conformance checker on a game: random seeded games through every named check.
+
+Exits 1 at the first broken invariant, naming the check, the seed and the ply.
+
+  gridarena check isolation --games 1000
+  gridarena check 'isolation(width=5,height=4)' --seed 7
+  gridarena check --all
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.progress import Progress
+
+from gridarena.cli.output import err, print_json, progress_enabled
+from gridarena.core.checker import STATE_CHECKS, check_game
+from gridarena.core.errors import ConformanceError, GridArenaError
+from gridarena.core.registry import available_games, make
+
+HELP = "check a game against the game API (conformance)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of ``gridarena check``."""
+    parser.add_argument("game", nargs="?", help="game name or spec, e.g. isolation(width=5,height=5)")
+    parser.add_argument("--all", action="store_true", help="check every registered game")
+    parser.add_argument("--games", type=int, default=100, help="random games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _check_one(spec: str, args: argparse.Namespace) -> dict[str, object]:
+    game = make(spec)
+    if not progress_enabled(args.quiet):
+        states = check_game(game, args.games, args.seed)
+    else:
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task(f"checking {spec}", total=args.games)
+            states = check_game(game, args.games, args.seed, lambda done: bar.update(task, completed=done))
+    return {"game": spec, "games": args.games, "seed": args.seed, "states": states, "ok": True}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check one game (or all); print what was checked."""
+    if args.all == bool(args.game):
+        raise GridArenaError("name one game or give --all")
+    if args.games < 1:
+        raise GridArenaError("--games must be at least 1")
+    results = []
+    for spec in available_games() if args.all else [args.game]:
+        try:
+            results.append(_check_one(spec, args))
+        except ConformanceError as exc:
+            results.append({"game": spec, "ok": False, "error": str(exc)})
+    if args.json:
+        print_json(results)
+    for result in results:
+        if result["ok"]:
+            names = ", ".join(check.__name__.removeprefix("check_") for check in STATE_CHECKS)
+            err.print(f"{result['game']}: ok, {result['games']} games, {result['states']} states ({names})")
+        else:
+            err.print(f"{result['game']}: FAILED {result['error']}")
+    return 0 if all(r["ok"] for r in results) else 1

@@ -1,0 +1,109 @@
+"""Registries of games, bots and evaluation functions: dicts of lazy ``"module:attr"`` entries.
+
+Nothing here imports a game until it is made, so ``gridarena games`` stays fast and a broken
+game cannot break the others. The CLI's choices, the conformance test's parametrisation and the
+tables in the docs are read from these dicts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeAlias, get_args
+
+from gridarena.core.errors import UnknownNameError
+from gridarena.core.specs import parse_spec
+from gridarena.core.types import Game
+
+GameId: TypeAlias = Literal["isolation"]
+
+_GAMES: dict[GameId, str] = {
+    "isolation": "gridarena.games.isolation.rules:Isolation",
+}
+
+#: Bots every game can use; a game's own table (below) may add to or override these names.
+_COMMON_BOTS: dict[str, str] = {
+    "random": "gridarena.bots.base:make_random_bot",
+}
+
+_GAME_BOTS: dict[str, dict[str, str]] = {
+    "isolation": {
+        "human": "gridarena.games.isolation.bots:make_human_bot",
+        "greedy": "gridarena.games.isolation.bots:make_greedy_bot",
+    },
+}
+
+#: Evaluation functions ``evaluate(state, player) -> float`` per game, for the search bots.
+_EVALUATORS: dict[str, str] = {
+    "isolation": "gridarena.games.isolation.bots:EVALUATORS",
+}
+
+
+def _load(entry: str) -> Any:
+    module, _, attr = entry.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _check_name(kind: str, name: str, table: Mapping[Any, object]) -> None:
+    if name not in table:
+        raise UnknownNameError(kind, name, difflib.get_close_matches(name, list(table)))
+
+
+def available_games() -> list[str]:
+    """Names of the registered games, sorted.
+
+    >>> "isolation" in available_games()
+    True
+    """
+    return sorted(_GAMES)
+
+
+def game_ids() -> tuple[str, ...]:
+    """The names the ``GameId`` type allows (a test keeps it equal to the table)."""
+    return get_args(GameId)
+
+
+def make(name: str, **params: Any) -> Game[Any]:
+    """Build a game by name, or from a spec such as ``isolation(width=5,height=5)``.
+
+    >>> make("isolation(width=5,height=5)").params["width"]
+    5
+    """
+    spec_name, spec_params = parse_spec(name)
+    _check_name("game", spec_name, _GAMES)
+    factory: Callable[..., Game[Any]] = _load(_GAMES[spec_name])  # type: ignore[index]
+    return factory(**{**spec_params, **params})
+
+
+def bot_table(game: str) -> dict[str, str]:
+    """Bot names usable in ``game`` mapped to their entry points."""
+    _check_name("game", game, _GAMES)
+    return {**_COMMON_BOTS, **_GAME_BOTS.get(game, {})}
+
+
+def available_bots(game: str) -> list[str]:
+    """Names of the bots usable in ``game``, sorted."""
+    return sorted(bot_table(game))
+
+
+def make_bot(game: Game[Any], spec: str, **params: Any) -> Any:
+    """Build a bot for ``game`` from a spec such as ``alphabeta(depth=5,heuristic=improved)``."""
+    name, spec_params = parse_spec(spec)
+    table = bot_table(game.name)
+    _check_name(f"bot for {game.name}", name, table)
+    return _load(table[name])(game, **{**spec_params, **params})
+
+
+def evaluators(game: str) -> Mapping[str, Callable[..., float]]:
+    """The game's named evaluation functions (empty when it offers none)."""
+    _check_name("game", game, _GAMES)
+    entry = _EVALUATORS.get(game)
+    return _load(entry) if entry else {}
+
+
+def evaluator(game: str, name: str) -> Callable[..., float]:
+    """One evaluation function of ``game`` by name."""
+    table = evaluators(game)
+    _check_name(f"heuristic for {game}", name, table)
+    return table[name]

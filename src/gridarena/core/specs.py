@@ -1,0 +1,106 @@
+"""Spec strings: ``name(key=value, ...)`` for games and bots, with an optional ``game:`` prefix.
+
+Values are Python literals (``5``, ``0.15``, ``'a b'``, ``True``) or bare words, which are read
+as strings, so ``alphabeta(depth=5,heuristic=improved)`` needs no quotes.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from gridarena.core.errors import SpecError
+
+_SPEC = re.compile(
+    r"^\s*(?:(?P<game>[A-Za-z_]\w*):)?(?P<name>[A-Za-z_][\w.-]*)\s*(?:\((?P<args>.*)\))?\s*$", re.S
+)
+
+
+def _value(node: ast.expr, spec: str) -> Any:
+    if isinstance(node, ast.Name):  # a bare word: heuristic=improved
+        return node.id
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise SpecError(f"{spec!r}: {ast.unparse(node)!r} is not a literal or a bare word") from None
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a spec into its name and keyword parameters.
+
+    >>> parse_spec("alphabeta(depth=5,heuristic=improved)")
+    ('alphabeta', {'depth': 5, 'heuristic': 'improved'})
+    >>> parse_spec("random")
+    ('random', {})
+    """
+    game, name, params = parse_qualified_spec(spec)
+    if game is not None:
+        raise SpecError(f"{spec!r}: a game prefix ({game}:) is not allowed here")
+    return name, params
+
+
+def parse_qualified_spec(spec: str) -> tuple[str | None, str, dict[str, Any]]:
+    """Like :func:`parse_spec`, also returning an optional ``game:`` prefix.
+
+    >>> parse_qualified_spec("isolation:alphabeta(depth=3)")
+    ('isolation', 'alphabeta', {'depth': 3})
+    """
+    match = _SPEC.match(spec)
+    if match is None:
+        raise SpecError(f"{spec!r}: expected name or name(key=value, ...)")
+    args = match["args"]
+    params: dict[str, Any] = {}
+    if args and args.strip():
+        try:
+            call = ast.parse(f"_({args})", mode="eval").body
+        except SyntaxError as exc:
+            raise SpecError(f"{spec!r}: cannot parse the parameters ({exc.msg})") from None
+        assert isinstance(call, ast.Call)
+        if call.args:
+            raise SpecError(f"{spec!r}: parameters must be named (key=value)")
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                raise SpecError(f"{spec!r}: ** is not allowed")
+            params[keyword.arg] = _value(keyword.value, spec)
+    return match["game"], match["name"], params
+
+
+def format_spec(name: str, params: dict[str, Any]) -> str:
+    """Inverse of :func:`parse_spec` (canonical form: keys sorted, literals in repr form).
+
+    >>> format_spec("alphabeta", {"heuristic": "improved", "depth": 5})
+    "alphabeta(depth=5,heuristic='improved')"
+    """
+    if not params:
+        return name
+    return f"{name}({','.join(f'{k}={params[k]!r}' for k in sorted(params))})"
+
+
+def split_players(text: str) -> list[str]:
+    """Split a comma-separated player list, keeping commas inside parentheses and quotes.
+
+    >>> split_players("random,alphabeta(depth=3,heuristic=improved), greedy")
+    ['random', 'alphabeta(depth=3,heuristic=improved)', 'greedy']
+    """
+    parts: list[str] = []
+    depth, quote = 0, ""
+    current: list[str] = []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    if depth != 0 or quote or any(not p for p in parts):
+        raise SpecError(f"{text!r}: unbalanced parentheses or quotes, or an empty player")
+    return parts

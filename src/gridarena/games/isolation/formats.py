@@ -1,0 +1,134 @@
+"""Isolation as text: cell names (``d4``), board pictures, the compact board string and JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from gridarena.core.errors import ActionParseError, StateFormatError
+from gridarena.core.types import JSON
+
+if TYPE_CHECKING:
+    from gridarena.games.isolation.rules import Isolation, State
+
+PIECES = "12"
+
+
+def cell_to_text(cell: int, width: int) -> str:
+    """Column letter and 1-based row: ``24 -> "d4"`` on a 7-wide board.
+
+    >>> cell_to_text(24, 7), cell_to_text(0, 7)
+    ('d4', 'a1')
+    """
+    row, col = divmod(cell, width)
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def text_to_cell(text: str, width: int, height: int) -> int:
+    """Inverse of :func:`cell_to_text`, checked against the board size.
+
+    >>> text_to_cell("d4", 7, 7)
+    24
+    """
+    word = text.strip().lower()
+    if len(word) < 2 or not word[0].isalpha() or not word[1:].isdigit():
+        raise ActionParseError(f"isolation: {text!r} is not a cell such as 'd4'")
+    col, row = ord(word[0]) - ord("a"), int(word[1:]) - 1
+    if not (0 <= col < width and 0 <= row < height):
+        raise ActionParseError(f"isolation: {text!r} is off the {width}x{height} board")
+    return row * width + col
+
+
+def _char(state: State, cell: int) -> str:
+    for player, loc in enumerate(state.locs):
+        if loc == cell:
+            return PIECES[player]
+    return "#" if state.blocked >> cell & 1 else "."
+
+
+def board_string(state: State) -> str:
+    """The compact board: rows from the top joined by ``/`` (``.`` blank, ``#`` blocked, ``1``/``2``).
+
+    >>> from gridarena.games.isolation.rules import State
+    >>> board_string(State(3, 2, blocked=0b100001, locs=(0, 5), ply=2))
+    '1../..2'
+    """
+    w = state.width
+    return "/".join("".join(_char(state, r * w + c) for c in range(w)) for r in range(state.height))
+
+
+def board_to_text(state: State) -> str:
+    """A picture with coordinates, then who is to move (or the result)."""
+    w = state.width
+    header = "   " + " ".join(chr(ord("a") + c) for c in range(w))
+    rows = [f"{r + 1:>2} " + " ".join(_char(state, r * w + c) for c in range(w)) for r in range(state.height)]
+    outcome = state.outcome()
+    footer = (
+        f"player {state.mover() + 1} to move"
+        if outcome is None
+        else f"over: {outcome.reason or outcome.termination}"
+    )
+    return "\n".join([header, *rows, footer])
+
+
+def parse_board(rows: Sequence[str], ply: int | None = None) -> State:
+    """A state from board rows; the ply is the number of blocked cells unless given."""
+    from gridarena.games.isolation.rules import State
+
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        raise StateFormatError(
+            f"isolation board: rows must be non-empty and of equal length, got {list(rows)!r}"
+        )
+    width, height = len(rows[0]), len(rows)
+    blocked, locs = 0, [None, None]
+    for r, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            cell = r * width + c
+            if ch not in ".#12":
+                raise StateFormatError(f"isolation board: row {r + 1}, column {c + 1}: unexpected {ch!r}")
+            if ch != ".":
+                blocked |= 1 << cell
+            if ch in PIECES:
+                if locs[PIECES.index(ch)] is not None:
+                    raise StateFormatError(f"isolation board: piece {ch} appears twice")
+                locs[PIECES.index(ch)] = cell  # type: ignore[call-overload]
+    used = blocked.bit_count()
+    ply = used if ply is None else ply
+    expected = (ply >= 1, ply >= 2)
+    if ply != used or tuple(loc is not None for loc in locs) != expected:
+        raise StateFormatError(
+            f"isolation board: {used} blocked cells and pieces {locs} do not fit ply {ply} "
+            "(every ply blocks one cell; player 1 places at ply 0, player 2 at ply 1)"
+        )
+    return State(width, height, blocked, (locs[0], locs[1]), ply)
+
+
+def state_to_json(state: State) -> dict[str, JSON]:
+    """The state as JSON: size, compact board, ply and any forfeit."""
+    return {
+        "width": state.width,
+        "height": state.height,
+        "board": board_string(state),
+        "ply": state.ply,
+        "forfeited": list(state.forfeited) if state.forfeited else None,
+    }
+
+
+def state_from_json(game: Isolation, data: Mapping[str, JSON]) -> State:
+    """Inverse of :func:`state_to_json`, checked against ``game``'s board size."""
+    for key in ("board", "ply"):
+        if key not in data:
+            raise StateFormatError(f"isolation state: missing field {key!r}")
+    board = data["board"]
+    if not isinstance(board, str):
+        raise StateFormatError(f"isolation state: field 'board' must be a string, got {board!r}")
+    state = parse_board(board.split("/"), int(data["ply"]))
+    if (state.width, state.height) != (game.width, game.height):
+        raise StateFormatError(
+            f"isolation state: board is {state.width}x{state.height}, the game is {game.width}x{game.height}"
+        )
+    forfeited = data.get("forfeited")
+    if forfeited:
+        player, termination, reason = forfeited
+        return state.forfeit(int(player), str(termination), str(reason))
+    return state

@@ -1,0 +1,89 @@
+"""The game loop: bots' failures become forfeits with their reason, and nothing escapes the loop."""
+
+from __future__ import annotations
+
+import io
+import time
+from typing import Any
+
+import pytest
+
+from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.clock import TimeControl
+from gridarena.core.errors import GridArenaError
+from gridarena.core.play import play_game
+from gridarena.core.registry import make, make_bot
+from gridarena.core.types import GameState
+from gridarena.games.isolation.bots import HumanBot
+
+
+class Scripted(BaseBot):
+    """Answers with the first legal action, or misbehaves in one chosen way."""
+
+    def __init__(self, fault: str = "") -> None:
+        super().__init__()
+        self.fault = fault
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        if self.fault == "crash":
+            raise ZeroDivisionError("bot bug")
+        if self.fault == "slow":
+            time.sleep(0.2)
+        if self.fault == "garbage":
+            return Decision("zz99")
+        if self.fault == "illegal":
+            return Decision(state.legal_actions()[0] + 10_000)
+        return Decision(state.legal_actions()[0], {"depth": 1})
+
+
+GAME = make("isolation(width=5,height=5)")
+
+
+@pytest.mark.parametrize(
+    "fault,termination,detail",
+    [
+        ("crash", "crash", "ZeroDivisionError: bot bug"),
+        ("slow", "timeout", "limit 50 ms"),
+        ("garbage", "protocol", "unreadable action 'zz99'"),
+        ("illegal", "illegal", "not a cell of the 5x5 board"),
+    ],
+)
+def test_a_faulty_bot_forfeits_with_its_reason(fault: str, termination: str, detail: str) -> None:
+    record = play_game(
+        GAME, [Scripted(), Scripted(fault)], seed=1, names=["good", "bad"], time_per_move=0.05, grace=0.02
+    )
+    outcome = record.outcome
+    assert (outcome.termination, outcome.forfeit_player, outcome.returns) == (termination, 1, (1.0, -1.0))
+    assert outcome.reason.startswith("bad: ") and detail in outcome.reason
+    assert record.plies == 1  # the good bot's placement was played, the bad one's never
+
+
+def test_bot_info_and_times_are_recorded() -> None:
+    record = play_game(GAME, [Scripted(), Scripted()], seed=2)
+    assert record.outcome.termination == "normal"
+    assert all(turn.info == {"depth": 1} and turn.wall_ms >= 0 for turn in record.turns)
+
+
+def test_the_move_cap_adjudicates_a_draw() -> None:
+    record = play_game(GAME, [Scripted(), Scripted()], seed=2, max_plies=3)
+    assert record.outcome.termination == "adjudicated" and record.outcome.returns == (0.0, 0.0)
+
+
+def test_the_same_seed_repeats_the_game() -> None:
+    first = play_game(GAME, [make_bot(GAME, "random"), make_bot(GAME, "random")], seed=9, names=["a", "b"])
+    second = play_game(GAME, [make_bot(GAME, "random"), make_bot(GAME, "random")], seed=9, names=["a", "b"])
+    assert [t.action for t in first.turns] == [t.action for t in second.turns]
+
+
+def test_the_wrong_number_of_bots_is_refused() -> None:
+    with pytest.raises(GridArenaError, match="needs 2 players"):
+        play_game(GAME, [Scripted()])
+
+
+def test_a_human_types_moves_and_retries_bad_ones() -> None:
+    screen = io.StringIO()
+    human = HumanBot(stdin=io.StringIO("zz\nc3\nquit\n"), stdout=screen)
+    record = play_game(GAME, [human, Scripted()], seed=3, names=["me", "bot"])
+    assert record.turns[0].action == "c3"
+    assert record.outcome.termination == "crash" and "left the game" in record.outcome.reason
+    assert "legal moves:" in screen.getvalue() and "'zz' is not a cell" in screen.getvalue()

@@ -1,0 +1,96 @@
+"""The command line: every command runs, prints JSON with --json, and fails with one clear line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gridarena.cli.main import main
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_isolation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "games")
+    assert code == 0 and out.startswith("isolation")
+    code, out, _ = run_cli(capsys, "games", "--json")
+    assert json.loads(out)[0]["game"] == "isolation"
+
+
+def test_play_writes_a_replay_and_reports_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    replay = tmp_path / "r.jsonl"
+    code, out, _ = run_cli(
+        capsys,
+        "play",
+        "isolation",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "7",
+        "--replay",
+        str(replay),
+        "--json",
+    )
+    result = json.loads(out)
+    assert code == 0 and result["seed"] == 7 and result["replay"] == str(replay)
+    assert sorted(result["returns"]) == [-1.0, 1.0] and len(result["moves"]) == result["plies"]
+    code, out, err = run_cli(capsys, "replay", str(replay), "--check")
+    assert code == 0 and f"{result['plies']} plies match" in err
+    code, out, _ = run_cli(capsys, "replay", str(replay))
+    assert code == 0 and "ply 0: player 0 plays" in out
+
+
+def test_play_text_output_names_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(
+        capsys, "play", "isolation(width=5,height=5)", "--players", "random,random", "--seed", "1", "--quiet"
+    )
+    assert code == 0 and "winner:" in out and "seed 1" in out
+
+
+def test_check_passes_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "check", "isolation", "--games", "5", "--json")
+    assert code == 0 and json.loads(out)[0]["ok"] is True
+    code, _, _ = run_cli(capsys, "check", "--all", "--games", "2")
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (
+            ["play", "isolaton", "--players", "random,random"],
+            "unknown game 'isolaton' (did you mean 'isolation'?)",
+        ),
+        (["play", "isolation", "--players", "random"], "needs 2 players"),
+        (["play", "isolation", "--players", "random,alphabeta(3)"], "parameters must be named"),
+        (["check"], "name one game or give --all"),
+        (["replay", "/nonexistent.jsonl"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 1 and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play"])
+    assert exit_info.value.code == 2
+
+
+def test_python_dash_m_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gridarena", "--help"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "play" in done.stdout

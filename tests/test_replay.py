@@ -1,0 +1,95 @@
+"""Replays: incremental writing, cut-off files, compaction, re-simulation and clear errors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from gridarena.arena.replay import ReplayRecorder, compact, format_replay, read_replay
+from gridarena.cli.replay import check_replay
+from gridarena.core.errors import GridArenaError, ReplayFormatError
+from gridarena.core.play import play_game
+from gridarena.core.registry import make, make_bot
+
+
+def record_game(path: Path, seed: int = 5) -> int:
+    game = make("isolation(width=5,height=5)")
+    names = ["greedy", "random"]
+    recorder = ReplayRecorder(path, game, names, seed, game.new_initial_state(seed))
+    record = play_game(game, [make_bot(game, n) for n in names], seed=seed, names=names, recorders=[recorder])
+    return record.plies
+
+
+def test_a_replay_holds_header_every_ply_and_the_result(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    plies = record_game(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["format"] == "gridarena-replay" and lines[0]["game"] == "isolation"
+    assert lines[0]["options"] == {"width": 5, "height": 5} and lines[0]["seed"] == 5
+    assert [line["ply"] for line in lines[1:-1]] == list(range(plies))
+    assert lines[-1]["result"]["termination"] == "normal" and lines[-1]["result"]["plies"] == plies
+    replay = read_replay(path)
+    assert check_replay(replay, str(path)) == plies
+    assert "result: returns" in format_replay(replay)
+
+
+def test_a_cut_off_replay_keeps_its_prefix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.jsonl"
+    record_game(path)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2])  # killed mid-write
+    replay = read_replay(path)
+    assert len(replay.turns) == 4 and replay.result is None
+    assert "dropped an incomplete last line" in capsys.readouterr().err
+    assert "cut off" in format_replay(replay)
+    assert check_replay(replay, str(path)) == 4
+
+
+def test_compact_writes_one_gzipped_document(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    record_game(path)
+    digest = compact(path, tmp_path / "game.json.gz")
+    document = json.loads(gzip.decompress((tmp_path / "game.json.gz").read_bytes()))
+    assert set(document) == {"header", "turns", "result"} and len(digest) == 64
+    assert read_replay(tmp_path / "game.json.gz").to_json() == read_replay(path).to_json()
+
+
+def test_a_tampered_replay_fails_the_check(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    record_game(path)
+    lines = path.read_text().splitlines()
+    turn = json.loads(lines[3])
+    turn["action"] = "a1" if turn["action"] != "a1" else "b1"
+    lines[3] = json.dumps(turn)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(GridArenaError, match="ply 2"):
+        check_replay(read_replay(path), str(path))
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("", "empty file"),
+        ('{"format": "other"}\n', "not a gridarena replay"),
+        ('{"format": "gridarena-replay", "version": 9}\n', "version 9"),
+        ('{"format": "gridarena-replay", "version": 1}\nnot json\n{"ply": 0}\n', ":2: invalid JSON"),
+        ('{"format": "gridarena-replay", "version": 1}\n{"x": 1}\n', ":2: expected a turn"),
+        ('{"format": "gridarena-replay", "version": 1}\n[1]\n', ":2: each line must be a JSON object"),
+    ],
+)
+def test_bad_replays_name_file_and_line(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(ReplayFormatError, match=message):
+        read_replay(path)
+
+
+def test_a_missing_or_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ReplayFormatError, match="no such file"):
+        read_replay(tmp_path / "missing.jsonl")
+    (tmp_path / "x.json.gz").write_bytes(b"\x1f\x8b\x08garbage")
+    with pytest.raises(ReplayFormatError, match="corrupt gzip"):
+        read_replay(tmp_path / "x.json.gz")
