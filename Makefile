@@ -18,8 +18,8 @@ run: $(STAMP)
 	$(BIN)/gridarena play isolation --players greedy,random --seed 7 --replay $(RUN_DIR)/isolation-seed7.jsonl
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
