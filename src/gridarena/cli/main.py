@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "play": "gridarena.cli.play",
     "check": "gridarena.cli.check",
     "replay": "gridarena.cli.replay",
+    "stats": "gridarena.cli.stats",
 }
 
 
