@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "check": "gridarena.cli.check",
     "replay": "gridarena.cli.replay",
     "stats": "gridarena.cli.stats",
+    "search": "gridarena.cli.search",
 }
 
 

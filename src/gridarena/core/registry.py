@@ -25,6 +25,12 @@ _GAMES: dict[GameId, str] = {
 #: Bots every game can use; a game's own table (below) may add to or override these names.
 _COMMON_BOTS: dict[str, str] = {
     "random": "gridarena.bots.base:make_random_bot",
+    "minimax": "gridarena.bots.search_bots:make_minimax_bot",
+    "alphabeta": "gridarena.bots.search_bots:make_alphabeta_bot",
+    "paranoid": "gridarena.bots.search_bots:make_paranoid_bot",
+    "maxn": "gridarena.bots.search_bots:make_maxn_bot",
+    "brs": "gridarena.bots.search_bots:make_brs_bot",
+    "mcts": "gridarena.bots.search_bots:make_mcts_bot",
 }
 
 _GAME_BOTS: dict[str, dict[str, str]] = {

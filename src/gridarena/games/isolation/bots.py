@@ -10,6 +10,7 @@ from gridarena.bots.base import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import Game, GameState
+from gridarena.games.isolation import heuristics
 from gridarena.games.isolation.rules import State
 
 
@@ -74,4 +75,9 @@ def make_greedy_bot(game: Game[Any], seed: int | None = None) -> GreedyBot:
     return GreedyBot(seed)
 
 
-Evaluator = Callable[[State, int], float]
+#: Evaluation functions for the search bots (``alphabeta(heuristic=improved)``); ``default`` is
+#: what a search bot uses when no heuristic is named: AIND's baseline, ``improved``.
+EVALUATORS: dict[str, Callable[[State, int], float]] = {
+    "default": heuristics.improved,
+    **heuristics.HEURISTICS,
+}
