@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "replay": "gridarena.cli.replay",
     "stats": "gridarena.cli.stats",
     "search": "gridarena.cli.search",
+    "pentocity": "gridarena.cli.pentocity",
 }
 
 

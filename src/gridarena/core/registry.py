@@ -16,15 +16,20 @@ from gridarena.core.errors import UnknownNameError
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import Game
 
-GameId: TypeAlias = Literal["isolation"]
+GameId: TypeAlias = Literal["isolation", "pentocity"]
 
 _GAMES: dict[GameId, str] = {
     "isolation": "gridarena.games.isolation.rules:Isolation",
+    "pentocity": "gridarena.games.pentocity.rules:Pentocity",
 }
 
 #: Bots every game can use; a game's own table (below) may add to or override these names.
 _COMMON_BOTS: dict[str, str] = {
     "random": "gridarena.bots.base:make_random_bot",
+}
+
+#: The generic search bots, offered for every game that registers evaluation functions.
+_SEARCH_BOTS: dict[str, str] = {
     "minimax": "gridarena.bots.search_bots:make_minimax_bot",
     "alphabeta": "gridarena.bots.search_bots:make_alphabeta_bot",
     "paranoid": "gridarena.bots.search_bots:make_paranoid_bot",
@@ -37,6 +42,10 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
     "isolation": {
         "human": "gridarena.games.isolation.bots:make_human_bot",
         "greedy": "gridarena.games.isolation.bots:make_greedy_bot",
+    },
+    "pentocity": {
+        "example": "gridarena.games.pentocity.bots:make_example_bot",
+        "rowbyrow": "gridarena.games.pentocity.bots:make_rowbyrow_bot",
     },
 }
 
@@ -85,7 +94,8 @@ def make(name: str, **params: Any) -> Game[Any]:
 def bot_table(game: str) -> dict[str, str]:
     """Bot names usable in ``game`` mapped to their entry points."""
     _check_name("game", game, _GAMES)
-    return {**_COMMON_BOTS, **_GAME_BOTS.get(game, {})}
+    search = _SEARCH_BOTS if game in _EVALUATORS else {}
+    return {**_COMMON_BOTS, **search, **_GAME_BOTS.get(game, {})}
 
 
 def available_bots(game: str) -> list[str]:

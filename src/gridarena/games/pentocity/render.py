@@ -1,0 +1,135 @@
+"""Pictures of the city: SVG text for replays and the viewer, PNG bytes written with the standard library.
+
+Colours follow the Java GUI: residence orange, factory black, road purple, park green, water blue.
+
+>>> from gridarena.games.pentocity.formats import parse_land
+>>> svg = render_svg(parse_land("rf#"), cell=10)
+>>> svg.startswith("<svg") and svg.count('class="cell"')
+3
+>>> render_png(parse_land("r"), cell=2)[:8] == PNG_SIGNATURE
+True
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterable
+from typing import Final
+from xml.sax.saxutils import escape
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gridarena.games.pentocity.buildings import Cell
+from gridarena.games.pentocity.land import SIDE, CellType, Land
+from gridarena.games.pentocity.rules import PentocityState
+
+COLOURS: Final = {
+    CellType.EMPTY: "#ffffff",
+    CellType.RESIDENCE: "#f39c12",
+    CellType.FACTORY: "#1b1b1b",
+    CellType.WATER: "#2e86de",
+    CellType.PARK: "#27ae60",
+    CellType.ROAD: "#8e44ad",
+}
+PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
+_HEADER: Final = 22  # pixels above the land for the title line
+
+
+def _runs(row: NDArray[np.uint8]) -> list[tuple[int, int, int]]:
+    """(start, length, type) of the maximal runs of equal, non-EMPTY cells in one row."""
+    out: list[tuple[int, int, int]] = []
+    j = 0
+    while j < len(row):
+        k = j
+        while k < len(row) and row[k] == row[j]:
+            k += 1
+        if row[j] != CellType.EMPTY:
+            out.append((j, k - j, int(row[j])))
+        j = k
+    return out
+
+
+def _land_and_title(city: Land | PentocityState, title: str | None) -> tuple[Land, str | None]:
+    if isinstance(city, PentocityState):
+        default = f"{city.game.sequencer} · score {city.score} · rejects {city.rejects}/3"
+        return city.land, default if title is None else title
+    return city, title
+
+
+def render_svg(
+    city: Land | PentocityState,
+    cell: int = 12,
+    grid: bool = True,
+    highlight: Iterable[Cell] = (),
+    title: str | None = None,
+) -> str:
+    """The land as an SVG document; a state adds a title line (sequencer, score, rejects).
+
+    Runs of equal cells in a row are drawn as one rectangle, which keeps the file small; ``highlight``
+    outlines cells (for instance the building just placed).
+    """
+    land, title = _land_and_title(city, title)
+    top = _HEADER if title else 0
+    size = SIDE * cell
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + top}" '
+        f'viewBox="0 0 {size} {size + top}">',
+        f'<rect width="{size}" height="{size + top}" fill="{COLOURS[CellType.EMPTY]}"/>',
+    ]
+    if title:
+        parts.append(
+            f'<text x="4" y="{top - 6}" font-family="sans-serif" font-size="14">{escape(title)}</text>'
+        )
+    for i in range(SIDE):
+        for j, length, kind in _runs(land[i]):
+            parts.append(
+                f'<rect class="cell" x="{j * cell}" y="{top + i * cell}" width="{length * cell}" '
+                f'height="{cell}" fill="{COLOURS[CellType(kind)]}"/>'
+            )
+    if grid:
+        lines = [f"M{k * cell} {top}V{top + size}M0 {top + k * cell}H{size}" for k in range(SIDE + 1)]
+        parts.append(f'<path d="{"".join(lines)}" stroke="#d0d0d0" stroke-width="0.5" fill="none"/>')
+    for i, j in highlight:
+        parts.append(
+            f'<rect class="highlight" x="{j * cell}" y="{top + i * cell}" width="{cell}" height="{cell}" '
+            'fill="none" stroke="#e74c3c" stroke-width="2"/>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def land_pixels(land: Land, cell: int = 8) -> NDArray[np.uint8]:
+    """The land as an RGB image, ``cell`` pixels per cell (height, width, 3)."""
+    palette = np.array(
+        [[int(COLOURS[CellType(t)][k : k + 2], 16) for k in (1, 3, 5)] for t in range(len(COLOURS))],
+        dtype=np.uint8,
+    )
+    image = palette[land]
+    return np.repeat(np.repeat(image, cell, axis=0), cell, axis=1)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return (
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    )
+
+
+def encode_png(image: NDArray[np.uint8]) -> bytes:
+    """An 8-bit RGB PNG of ``image`` (height, width, 3), with zlib from the standard library."""
+    height, width, _ = image.shape
+    raw = np.concatenate([np.zeros((height, 1), dtype=np.uint8), image.reshape(height, width * 3)], axis=1)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        PNG_SIGNATURE
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 9))
+        + _chunk(b"IEND", b"")
+    )
+
+
+def render_png(city: Land | PentocityState, cell: int = 8) -> bytes:
+    """The land as PNG bytes (no title: text needs a font library, which we do not depend on)."""
+    land, _ = _land_and_title(city, None)
+    return encode_png(land_pixels(land, cell))
