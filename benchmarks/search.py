@@ -12,6 +12,8 @@ that baseline (pruning lowers the nodes, so both matter). Nothing is compiled: n
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
 import statistics
 import time
@@ -80,7 +82,13 @@ def main() -> None:
     args = parser.parse_args()
     states = positions(args.positions, args.seed)
     print(f"{len(states)} positions of 7x7 Isolation, depth {args.depth}, median of {args.repeat} runs each")
-    print(f"{'algorithm':<22}{'nodes':>10}{'median ms':>11}{'knodes/s':>10}{'rate x':>8}{'speed-up':>10}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    print(
+        "ms/position: median over positions of each position's median time; knodes/s: all nodes / summed time"
+    )
+    print(f"{'algorithm':<22}{'nodes':>10}{'ms/position':>12}{'knodes/s':>10}{'rate x':>8}{'speed-up':>10}")
     base_rate = base_time = 0.0
     for name, search in ALGORITHMS.items():
         nodes, medians = measure(search, states, args.depth, args.repeat)
@@ -89,7 +97,7 @@ def main() -> None:
         base_rate, base_time = base_rate or rate, base_time or total
         median_ms = statistics.median(medians) * 1000
         print(
-            f"{name:<22}{nodes:>10}{median_ms:>11.2f}{rate / 1000:>10.1f}{rate / base_rate:>8.2f}"
+            f"{name:<22}{nodes:>10}{median_ms:>12.2f}{rate / 1000:>10.1f}{rate / base_rate:>8.2f}"
             f"{base_time / total:>10.2f}"
         )
 
