@@ -10,12 +10,12 @@ RUN_DIR ?= runs
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	mkdir -p $(RUN_DIR)
-	$(BIN)/gridarena play isolation --players greedy,random --seed 7 --replay $(RUN_DIR)/isolation-seed7.jsonl
+	$(BIN)/gridarena tournament isolation --players 'alphabeta(depth=3)',greedy,random --games 20 --seed 7 --db $(RUN_DIR)/arena.sqlite --new
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

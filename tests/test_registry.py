@@ -16,11 +16,20 @@ def test_game_id_type_and_table_agree() -> None:
     assert set(registry.game_ids()) == set(registry._GAMES)
 
 
+#: Bots that cannot be built without parameters, with the parameters a minimal spec gives them.
+REQUIRED_PARAMS = {"external": {"cmd": "python3 bot.py"}}
+
+
 def test_every_bot_entry_loads() -> None:
     for game_name in registry.available_games():
         game = registry.make(game_name)
         for bot in registry.available_bots(game_name):
-            assert registry.make_bot(game, bot) is not None
+            assert registry.make_bot(game, bot, **REQUIRED_PARAMS.get(bot, {})) is not None
+
+
+def test_a_bot_missing_a_required_parameter_says_so() -> None:
+    with pytest.raises(SpecError, match="cmd"):
+        registry.make_bot(registry.make("isolation"), "external")
 
 
 def test_unknown_names_suggest_close_ones() -> None:

@@ -19,6 +19,8 @@ COMMANDS: dict[str, str] = {
     "stats": "gridarena.cli.stats",
     "search": "gridarena.cli.search",
     "pentocity": "gridarena.cli.pentocity",
+    "tournament": "gridarena.cli.tournament",
+    "results": "gridarena.cli.results",
 }
 
 

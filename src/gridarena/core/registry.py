@@ -26,6 +26,7 @@ _GAMES: dict[GameId, str] = {
 #: Bots every game can use; a game's own table (below) may add to or override these names.
 _COMMON_BOTS: dict[str, str] = {
     "random": "gridarena.bots.base:make_random_bot",
+    "external": "gridarena.arena.external:make_external_bot",
 }
 
 #: The generic search bots, offered for every game that registers evaluation functions.

@@ -1,0 +1,296 @@
+"""External bots: a program in any language plays any game over the ``jsonl`` protocol (spec section 11).
+
+One JSON object per line each way, on the program's stdin and stdout:
+
+====================================================================  ===========================================
+arena sends                                                           program answers
+====================================================================  ===========================================
+``{"type": "start", "game", "options", "seat", "seed", "time_control"}``  ``{"type": "ready", "name": "..."}``
+``{"type": "ping"}``                                                  ``{"type": "pong"}``
+``{"type": "turn", "state", "legal", "player", "ply", "time_left_ms"}``   ``{"action": "d4", "info": {...}}``
+``{"type": "end", "result"}``                                         nothing; the program exits
+====================================================================  ===========================================
+
+``state`` is the game's JSON form, ``legal`` the legal actions as text (``null`` where a game cannot
+list them), ``time_left_ms`` the time until the bot's deadline (``null`` when untimed). stderr is the
+bot's own log; its last 2 KiB go into the detail of a forfeit.
+
+The program runs in its own process group. Reading is non-blocking with a deadline, so a hung bot
+cannot hang the arena: on a timeout, a crash (exit or closed output) or a protocol error (unparsable
+output, a failed handshake) the whole group is killed with SIGKILL and reaped, and the game is a
+forfeit with that reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shlex
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Final
+
+from gridarena.bots.base import Decision
+from gridarena.core.clock import TimeControl
+from gridarena.core.errors import SpecError
+from gridarena.core.play import BotForfeit
+from gridarena.core.types import JSON, Game, GameState, Outcome, Player
+
+STARTUP_TIMEOUT: Final = 10.0
+"""Seconds a program may take to answer ``start`` (untimed, like Pentocity's ``init()``)."""
+
+UNTIMED_TIMEOUT: Final = 60.0
+"""Seconds the arena waits for an answer in an untimed game before it gives up on the bot."""
+
+STDERR_TAIL: Final = 2048
+_CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system time of ``pid`` and its reaped children, from ``/proc`` (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # Fields 14-17 of stat (utime, stime, cutime, cstime) are items 11-14 after the ")".
+    return sum(int(x) for x in fields[11:15]) / _CLOCK_TICKS
+
+
+class ExternalBot:
+    """A bot that is a separate program speaking ``jsonl``; a fresh process per game."""
+
+    def __init__(
+        self,
+        cmd: str | Sequence[str],
+        *,
+        name: str = "external",
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
+        timeout: float = UNTIMED_TIMEOUT,
+        time_control: str | None = None,
+    ) -> None:
+        self.argv = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+        if not self.argv:
+            raise SpecError("external bot: cmd is empty; give the program, e.g. cmd='python3 bot.py'")
+        self.name, self.cwd, self.env = name, cwd, dict(env) if env else None
+        self.startup_timeout, self.timeout, self.time_control = startup_timeout, timeout, time_control
+        self.process: subprocess.Popen[bytes] | None = None
+        self.latency_ms: list[float] = []
+        self.last_move_cpu: float | None = None
+        self._buffer = b""
+        self._stderr: IO[bytes] | None = None
+        self._failure: BotForfeit | None = None
+
+    # -- process management ---------------------------------------------------------------------
+
+    def reset(self, game: Game[Any], seat: Player, seed: int) -> None:
+        """Start a fresh process and do the handshake; a failure is kept and forfeits the first move."""
+        self.close()
+        self._failure = None
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
+        try:
+            self.process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                cwd=self.cwd,
+                env=None if self.env is None else {**os.environ, **self.env},
+                process_group=0,
+            )
+        except OSError as exc:
+            self._failure = BotForfeit("crash", f"cannot start {shlex.join(self.argv)}: {exc}")
+            return
+        assert self.process.stdin is not None
+        os.set_blocking(self.process.stdin.fileno(), False)  # writes wait in _send, with a deadline
+        start = {
+            "type": "start",
+            "game": game.name,
+            "options": dict(game.params),
+            "seat": seat,
+            "seed": seed,
+            "time_control": self.time_control,
+        }
+        try:
+            reply = self._request(start, time.perf_counter() + self.startup_timeout, "start-up")
+            if reply.get("type") != "ready":
+                raise self._fail("protocol", f"expected a ready message at start-up, got {reply!r}")
+            self._measure_latency()
+        except BotForfeit as failure:
+            self._failure = failure
+
+    def _measure_latency(self, pings: int = 3) -> None:
+        for _ in range(pings):
+            sent = time.perf_counter()
+            reply = self._request({"type": "ping"}, sent + self.startup_timeout, "ping")
+            if reply.get("type") != "pong":
+                raise self._fail("protocol", f"expected pong, got {reply!r}")
+            self.latency_ms.append((time.perf_counter() - sent) * 1000.0)
+
+    def stderr_tail(self) -> str:
+        """The last 2 KiB the program wrote to stderr."""
+        if self._stderr is None or self._stderr.closed:
+            return ""
+        self._stderr.flush()
+        size = self._stderr.seek(0, os.SEEK_END)
+        self._stderr.seek(max(0, size - STDERR_TAIL))
+        return self._stderr.read().decode("utf-8", "replace").strip()
+
+    def _kill(self) -> None:
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                process.kill()
+        process.wait()  # reap it: no zombies
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+    def _fail(self, termination: str, detail: str) -> BotForfeit:
+        """Kill the program and describe why, with the tail of its stderr."""
+        self._kill()
+        tail = self.stderr_tail()
+        return BotForfeit(termination, f"{detail}; stderr: {tail}" if tail else detail)
+
+    def close(self) -> None:
+        """Kill the process group if it still runs and release the pipes and the stderr file."""
+        self._kill()
+        self.process = None
+        self._buffer = b""
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def end(self, outcome: Outcome) -> None:
+        """Tell the program the result, give it a moment to exit, then clean up."""
+        process = self.process
+        if process is not None and process.poll() is None and process.stdin is not None:
+            try:
+                self._send({"type": "end", "result": outcome.to_json()}, time.perf_counter() + 0.5, "end")
+                process.wait(timeout=0.5)
+            except (BotForfeit, subprocess.TimeoutExpired):
+                pass
+        self.close()
+
+    # -- the protocol -----------------------------------------------------------------------------
+
+    def _send(self, message: Mapping[str, JSON], deadline: float, what: str) -> None:
+        """Write one line before ``deadline``: a program that stops reading cannot block the arena."""
+        process = self.process
+        assert process is not None and process.stdin is not None
+        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        fd = process.stdin.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_WRITE)
+            while data:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    raise self._fail(
+                        "timeout", f"the program stopped reading its input during {what}; killed"
+                    )
+                if not selector.select(left):
+                    continue
+                try:
+                    data = data[os.write(fd, data) :]
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    code = process.poll()
+                    raise self._fail(
+                        "crash", f"the program closed its input during {what} (exit code {code})"
+                    ) from None
+
+    def _readline(self, deadline: float, what: str) -> bytes:
+        process = self.process
+        assert process is not None and process.stdout is not None
+        fd = process.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                left = deadline - time.perf_counter()
+                if left <= 0 or not selector.select(left):
+                    if time.perf_counter() < deadline:
+                        continue
+                    raise self._fail("timeout", f"no answer to {what} in time; killed")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    code = process.wait()
+                    raise self._fail("crash", f"the program exited during {what} (exit code {code})")
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _request(self, message: Mapping[str, JSON], deadline: float, what: str) -> dict[str, JSON]:
+        self._send(message, deadline, what)
+        line = self._readline(deadline, what)
+        try:
+            reply = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise self._fail("protocol", f"unparsable output during {what}: {line[:200]!r}") from None
+        if not isinstance(reply, dict):
+            raise self._fail("protocol", f"expected a JSON object during {what}, got {line[:200]!r}")
+        return reply
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        """Send the turn and read one action before the referee's hard deadline."""
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        if self.process is None:
+            raise BotForfeit("crash", "the program is not running")
+        hard = getattr(clock, "hard_deadline", None)
+        now = time.perf_counter()
+        deadline = hard if hard is not None else now + self.timeout
+        left = clock.time_left()
+        latency = statistics.median(self.latency_ms) if self.latency_ms else 0.0
+        legal = (
+            [state.action_to_string(a) for a in state.legal_actions()]
+            if state.game.enumerable_actions
+            else None
+        )
+        turn = {
+            "type": "turn",
+            "state": state.to_json(),
+            "legal": legal,
+            "player": state.current_player(),
+            "time_left_ms": None if left == float("inf") else max(0.0, left * 1000.0 - latency),
+        }
+        assert self.process is not None
+        cpu0 = _cpu_seconds(self.process.pid)
+        reply = self._request(turn, deadline, "a turn")
+        cpu1 = _cpu_seconds(self.process.pid)
+        self.last_move_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+        action = reply.get("action")
+        if not isinstance(action, str):
+            raise self._fail("protocol", f"expected {{'action': text}}, got {json.dumps(reply)[:200]}")
+        info = reply.get("info")
+        return Decision(action, info if isinstance(info, dict) else {})
+
+
+def make_external_bot(
+    game: Game[Any],
+    seed: int | None = None,
+    *,
+    cmd: str | Sequence[str] = "",
+    protocol: str = "jsonl",
+    name: str = "external",
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    timeout: float = UNTIMED_TIMEOUT,
+) -> ExternalBot:
+    """Registry factory: ``external(cmd='python3 bot.py',protocol=jsonl,name=mine)``."""
+    if protocol != "jsonl":
+        raise SpecError(f"external bot protocol {protocol!r} is not supported; use jsonl")
+    return ExternalBot(cmd, name=name, cwd=cwd, env=env, startup_timeout=startup_timeout, timeout=timeout)

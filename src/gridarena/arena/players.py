@@ -1,0 +1,57 @@
+"""Entrants from a file: ``--players-file bots.toml`` when a command needs more than a spec string.
+
+Each ``[[player]]`` table is either a registry bot (``spec = "alphabeta(depth=5)"``, optional ``name``)
+or a program (``cmd`` as a list or a string, ``protocol = "jsonl"``, optional ``name``, ``cwd``,
+``env``, ``timeout``). Every table becomes a spec string, so the schedule, the database and the
+workers see entrants exactly as if they had been typed on the command line.
+
+>>> player_spec({"name": "mine", "cmd": ["./mybot", "--level", "3"], "env": {"DEBUG": "1"}}, "bots.toml", 1)
+"external(cmd=['./mybot', '--level', '3'],env={'DEBUG': '1'},name='mine',protocol='jsonl')"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from gridarena.core.errors import SpecError
+from gridarena.core.specs import format_spec, parse_spec
+
+PROGRAM_KEYS: Final = frozenset({"name", "cmd", "protocol", "cwd", "env", "timeout", "startup_timeout"})
+
+
+def player_spec(table: Mapping[str, Any], path: str, index: int) -> str:
+    """The spec string of one ``[[player]]`` table; errors name the file and the table."""
+    where = f"{path}: player {index}"
+    if "spec" in table:
+        if set(table) - {"spec", "name"}:
+            raise SpecError(f"{where}: a spec player takes only 'spec' and 'name', got {sorted(table)}")
+        name, params = parse_spec(str(table["spec"]))
+        if "name" in table:
+            params["name"] = str(table["name"])
+        return format_spec(name, params)
+    if "cmd" not in table:
+        raise SpecError(f"{where}: needs 'spec' (a registry bot) or 'cmd' (a program)")
+    unknown = set(table) - PROGRAM_KEYS
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(PROGRAM_KEYS)}")
+    cmd = table["cmd"]
+    if not (isinstance(cmd, str) or (isinstance(cmd, list) and cmd and all(isinstance(c, str) for c in cmd))):
+        raise SpecError(f"{where}: 'cmd' must be a string or a non-empty list of strings")
+    return format_spec("external", {"protocol": "jsonl", **table})
+
+
+def players_from_file(path: str | Path) -> list[str]:
+    """Every player of a TOML players file, as spec strings in file order."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such players file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML ({exc})") from None
+    tables = data.get("player")
+    if not isinstance(tables, list) or not tables:
+        raise SpecError(f"{path}: expected one or more [[player]] tables")
+    return [player_spec(table, str(path), i) for i, table in enumerate(tables, 1)]

@@ -1,0 +1,363 @@
+"""Run one game of a tournament from plain data: a :class:`GameTask` in, a JSON result out.
+
+A task names the game spec, the entrant specs by seat, the block seed, the time control and where the
+replay goes; a worker (a process, a Ray task or this process) builds the game and the bots from the
+registries and plays them with :func:`gridarena.core.play.play_game`, the one game loop. Nothing live
+crosses a process boundary, so there is nothing to pickle.
+
+Openings: a block's games may start from a position drawn from the block seed, so both games of a pair
+start alike with the seats swapped. ``opening="random(plies=2)"`` plays two seeded random plies; a game
+can offer its own (AIND's random placements) by adding ``name -> "module:function"`` to
+:data:`OPENINGS`, where the function is ``opening(game, seed, **params) -> state``.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import importlib
+import json
+import math
+import os
+import random
+import socket
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from gridarena.arena.replay import ReplayRecorder, compact, read_replay
+from gridarena.arena.timecontrol import GameTimer, TimeSpec
+from gridarena.core.errors import GridArenaError, SpecError
+from gridarena.core.play import DEFAULT_GRACE, GameClock, GameRecord, MoveWatcher, PerMoveClock, play_game
+from gridarena.core.registry import make, make_bot
+from gridarena.core.seeding import derive_seed
+from gridarena.core.specs import parse_spec
+from gridarena.core.types import JSON, Game, GameState, Outcome, Player
+
+Opening = Callable[..., GameState[Any]]
+"""``opening(game, seed, **params)``: the start position of a block's games."""
+
+#: Openings by name; a game adds its own (``"aind": "gridarena.games.isolation.aind:opening"``).
+OPENINGS: dict[str, str] = {
+    "random": "gridarena.arena.runner:random_opening",
+}
+
+#: Bots the arena adds to every game's table (the lead may move them to the core registry).
+ARENA_BOTS: Final[dict[str, str]] = {
+    "external": "gridarena.arena.external:make_external_bot",
+}
+
+
+def random_opening(game: Game[Any], seed: int, plies: int = 2) -> GameState[Any]:
+    """The seed's initial state after ``plies`` random legal plies (fewer if the game ends first).
+
+    >>> game = make("isolation(width=5,height=5)")
+    >>> random_opening(game, 7).ply == 2 and random_opening(game, 7) == random_opening(game, 7)
+    True
+    """
+    rng = random.Random(derive_seed("opening", seed))
+    state: GameState[Any] = game.new_initial_state(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state = state.apply_action(state.random_action(rng))
+    return state
+
+
+def start_state(game: Game[Any], seed: int, opening: str | None) -> GameState[Any]:
+    """The first position of a game: the seed's initial state, or the named opening's."""
+    if not opening:
+        initial: GameState[Any] = game.new_initial_state(seed)
+        return initial
+    name, params = parse_spec(opening)
+    if name not in OPENINGS:
+        raise SpecError(f"unknown opening {name!r}; known: {', '.join(sorted(OPENINGS))}")
+    module, _, attr = OPENINGS[name].partition(":")
+    function: Opening = getattr(importlib.import_module(module), attr)
+    state: GameState[Any] = function(game, seed, **params)
+    return state
+
+
+def entrant_names(specs: Sequence[str]) -> list[str]:
+    """Display names: a spec's ``name=`` if given, else the spec; repeats get ``#2``, ``#3``.
+
+    >>> entrant_names(["greedy", "greedy", "external(cmd='x',name=mine)"])
+    ['greedy', 'greedy#2', 'mine']
+    """
+    names: list[str] = []
+    for spec in specs:
+        base = str(parse_spec(spec)[1].get("name", spec))
+        name, k = base, 1
+        while name in names:
+            k += 1
+            name = f"{base}#{k}"
+        names.append(name)
+    return names
+
+
+def build_bot(
+    game: Game[Any], spec: str, time_control: str | None = None, extra_bots: Mapping[str, str] | None = None
+) -> Any:
+    """A bot from its spec: ``extra_bots`` (name -> ``"module:factory"``), the arena's own, or the registry."""
+    name, params = parse_spec(spec)
+    if name in ARENA_BOTS:  # the arena's own bots take their display name
+        module, _, attr = ARENA_BOTS[name].partition(":")
+        bot = getattr(importlib.import_module(module), attr)(game, **params)
+        bot.time_control = time_control
+        return bot
+    params.pop("name", None)  # a display name, not a bot parameter
+    if extra_bots and name in extra_bots:
+        module, _, attr = extra_bots[name].partition(":")
+        return getattr(importlib.import_module(module), attr)(game, **params)
+    return make_bot(game, name, **params)
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game to play, as plain JSON-serialisable data (spec section 10)."""
+
+    tournament: int
+    block: int
+    game: int
+    game_spec: str
+    players: tuple[str, ...]
+    names: tuple[str, ...]
+    seed: int
+    bot_seeds: tuple[int, ...]
+    time: str | None = None
+    clock: str = "wall"
+    grace: float = DEFAULT_GRACE
+    max_plies: int | None = None
+    opening: str | None = None
+    replay: str | None = None
+    replay_inline: bool = False
+    durable: bool = False
+    extra_bots: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The task as a JSON object."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> GameTask:
+        """Inverse of :meth:`to_json`."""
+        values = dict(data)
+        for key in ("players", "names", "bot_seeds"):
+            values[key] = tuple(values[key])
+        return cls(**values)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """(block, game): unique in a tournament."""
+        return self.block, self.game
+
+    def jsonl_path(self) -> Path | None:
+        """Where the replay is written while the game runs (beside its compacted target)."""
+        return None if self.replay is None else Path(self.replay).with_suffix("").with_suffix(".jsonl")
+
+    def hard_limit(self) -> float | None:
+        """Seconds after which a move that has not returned is killed with its worker (section 4.4)."""
+        if self.time is None:
+            return None
+        longest = TimeSpec.parse(self.time).longest_move()
+        return longest + self.grace + max(1.0, longest)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile of a non-empty sample.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.99), percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5)
+    (5.0, 3.0)
+    """
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def time_stats(record: GameRecord, players: int) -> list[dict[str, JSON]]:
+    """Per seat: moves, total, maximum and 99th-percentile wall ms, CPU ms, deepest search reported."""
+    stats: list[dict[str, JSON]] = []
+    for seat in range(players):
+        turns = [t for t in record.turns if t.player == seat]
+        walls = [t.wall_ms for t in turns]
+        depths = [t.info["depth"] for t in turns if isinstance(t.info.get("depth"), int)]
+        stats.append(
+            {
+                "moves": len(turns),
+                "wall_ms": round(sum(walls), 3),
+                "wall_ms_max": round(max(walls), 3) if walls else None,
+                "wall_ms_p99": round(percentile(walls, 0.99), 3) if walls else None,
+                "cpu_ms": round(sum(t.cpu_ms for t in turns), 3),
+                "depth_max": max(depths) if depths else None,
+            }
+        )
+    return stats
+
+
+def _clock(task: GameTask, players: int) -> GameClock:
+    if task.time is None:
+        return PerMoveClock(None)
+    clock = task.clock if task.clock in ("wall", "cpu") else "wall"
+    return GameTimer(TimeSpec.parse(task.time), players, clock=clock, grace=task.grace)  # type: ignore[arg-type]
+
+
+class _EndBots:
+    """A recorder that tells bots with an ``end`` method the result (external programs exit)."""
+
+    def __init__(self, bots: Sequence[Any]) -> None:
+        self.bots = bots
+
+    def turn(self, turn: Any, state: GameState[Any]) -> None:
+        """Nothing to do per ply."""
+
+    def result(self, record: GameRecord) -> None:
+        """Send the result to every bot that wants it."""
+        for bot in self.bots:
+            if hasattr(bot, "end"):
+                bot.end(record.outcome)
+
+
+def result_record(
+    task: GameTask, outcome: Outcome, plies: int, stats: list[dict[str, JSON]] | None = None
+) -> dict[str, JSON]:
+    """The JSON result of a game: what the store keeps in its ``games`` row."""
+    return {
+        "tournament": task.tournament,
+        "block": task.block,
+        "game": task.game,
+        "seats": list(task.names),
+        "returns": list(outcome.returns),
+        "ranks": list(outcome.ranks()),
+        "termination": outcome.termination,
+        "forfeit_seat": outcome.forfeit_player,
+        "detail": outcome.reason,
+        "plies": plies,
+        "time_stats": stats or [],
+        "host": socket.gethostname(),
+        "replay": None,
+        "replay_sha256": None,
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[str, JSON]:
+    """Play the task's game and return its result record (replay compacted, or inline for Ray)."""
+    game = make(task.game_spec)
+    if len(task.players) != game.num_players:
+        raise GridArenaError(
+            f"{game.name} needs {game.num_players} players, the task has {len(task.players)}"
+        )
+    bots = [build_bot(game, spec, task.time, task.extra_bots) for spec in task.players]
+    for bot in bots:
+        if hasattr(bot, "warm_up"):  # compile kernels, load tables: outside the clock (spec 3)
+            bot.warm_up(game)
+    state = start_state(game, task.seed, task.opening)
+    scratch = tempfile.TemporaryDirectory() if task.replay_inline else None
+    jsonl = Path(scratch.name) / "game.jsonl" if scratch is not None else task.jsonl_path()
+    recorders: list[Any] = [_EndBots(bots)]
+    if jsonl is not None:
+        header: dict[str, JSON] = {
+            "tournament": task.tournament,
+            "block": task.block,
+            "game_index": task.game,
+        }
+        header.update(
+            time_control=task.time, clock=task.clock, grace=task.grace, players_specs=list(task.players)
+        )
+        recorders.insert(0, ReplayRecorder(jsonl, game, task.names, task.seed, state, **header))
+    try:
+        record = play_game(
+            game,
+            bots,
+            seed=task.seed,
+            names=task.names,
+            state=state,
+            max_plies=task.max_plies,
+            recorders=recorders,
+            clock=_clock(task, game.num_players),
+            bot_seeds=task.bot_seeds,
+            watcher=watcher,
+        )
+    finally:
+        for bot in bots:
+            if hasattr(bot, "close"):
+                bot.close()
+    stats = time_stats(record, game.num_players)
+    for seat, bot in enumerate(bots):
+        latency = getattr(bot, "latency_ms", None)
+        if latency:  # an external program's measured round trips at start-up
+            stats[seat]["latency_ms"] = [round(x, 3) for x in latency]
+    result = result_record(task, record.outcome, record.plies, stats)
+    if jsonl is not None:
+        result.update(_finish_replay(task, jsonl))
+    if scratch is not None:
+        scratch.cleanup()
+    return result
+
+
+def compact_replay(jsonl: Path, target: Path, durable: bool) -> str:
+    """Compact a finished JSON Lines replay to gzipped JSON at ``target`` (renamed into place); its SHA-256.
+
+    Only a ``durable`` tournament syncs the file to disk (as :func:`gridarena.arena.replay.compact`
+    does): its game rows are synced too (``synchronous=FULL``). Otherwise the rename alone keeps the
+    file whole, and skipping the sync saves about 4 ms per game, most of the arena's cost per game.
+    """
+    if durable:
+        return compact(jsonl, target)
+    data = gzip.compress(json.dumps(read_replay(jsonl).to_json(), separators=(",", ":")).encode(), mtime=0)
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, target)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _finish_replay(task: GameTask, jsonl: Path) -> dict[str, JSON]:
+    if task.replay_inline:
+        target = jsonl.with_name("game.json.gz")
+        sha = compact_replay(jsonl, target, durable=False)  # the coordinator writes the file it keeps
+        data = base64.b64encode(target.read_bytes()).decode("ascii")
+        return {"replay": task.replay, "replay_sha256": sha, "replay_data": data}
+    assert task.replay is not None
+    sha = compact_replay(jsonl, Path(task.replay), task.durable)
+    jsonl.unlink()
+    return {"replay": task.replay, "replay_sha256": sha}
+
+
+def write_inline_replay(result: dict[str, JSON]) -> None:
+    """Write a replay that came back inside a result (Ray workers) to its target path."""
+    data = result.pop("replay_data", None)
+    if data is None or result.get("replay") is None:
+        return
+    target = Path(str(result["replay"]))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_bytes(base64.b64decode(str(data)))
+    os.replace(temporary, target)
+
+
+def forfeit_result(task: GameTask, seat: Player, termination: str, detail: str) -> dict[str, JSON]:
+    """The result of a game whose worker was killed or died while ``seat`` was thinking.
+
+    The position is rebuilt from the replay's JSON Lines prefix when there is one, so the forfeit is
+    scored by the game's rules at the ply where it happened.
+    """
+    game = make(task.game_spec)
+    state = start_state(game, task.seed, task.opening)
+    plies = 0
+    jsonl = task.jsonl_path()
+    if jsonl is not None and jsonl.exists():
+        for turn in read_replay(jsonl).turns:
+            state = state.apply_action(state.string_to_action(str(turn["action"])))
+            plies += 1
+    name = task.names[seat]
+    outcome = state.forfeit(seat, termination, f"{name}: {detail}").outcome()
+    assert outcome is not None
+    result = result_record(task, outcome, plies)
+    if jsonl is not None and jsonl.exists() and task.replay is not None:
+        with open(jsonl, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"result": {**outcome.to_json(), "plies": plies}}) + "\n")
+        result.update(_finish_replay(task, jsonl))
+    return result

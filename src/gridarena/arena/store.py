@@ -1,0 +1,360 @@
+"""The results database: one SQLite file, WAL journal, a versioned schema (spec section 9).
+
+Only the coordinator writes. Each game is inserted when it finishes, in one transaction that also
+advances its block's ``games_done``; the transaction of a block's last game marks the block ``done``.
+Statistics read only ``done`` blocks, so a pair is never counted half. On resume the game rows of
+unfinished blocks are deleted (one transaction) and those blocks are played again from their seeds;
+the primary keys make a duplicate insert an error, never a silent double count.
+
+Replays live beside the database: ``results.sqlite`` keeps them in ``results.replays/<tournament>/``.
+
+>>> store = Store(":memory:")
+>>> store.schema_version()
+1
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from gridarena import __version__
+from gridarena.core.errors import GridArenaError
+from gridarena.core.types import JSON
+
+SCHEMA_VERSION: Final = 1
+DEFAULT_DB: Final = "gridarena.sqlite"
+ENV_DB: Final = "GRIDARENA_DB"
+
+# Seeds are unsigned 64-bit numbers; SQLite's INTEGER is signed and would turn larger ones into REAL
+# (losing digits), so seed columns are TEXT.
+#: Schema migrations: version -> statements that bring version - 1 to it, applied in one transaction.
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
+    1: (
+        """CREATE TABLE tournaments (id INTEGER PRIMARY KEY, created TEXT, config TEXT, config_hash TEXT,
+           master_seed TEXT, version TEXT, git_commit TEXT, host TEXT, status TEXT)""",
+        """CREATE TABLE blocks (tournament INTEGER REFERENCES tournaments(id), block INTEGER, encounter TEXT,
+           round INTEGER, seed TEXT, games INTEGER, games_done INTEGER, status TEXT, load_warning INTEGER,
+           PRIMARY KEY (tournament, block), UNIQUE (tournament, encounter, round))""",
+        """CREATE TABLE games (tournament INTEGER, block INTEGER, game INTEGER, seats TEXT, returns TEXT,
+           ranks TEXT, termination TEXT, forfeit_seat INTEGER, detail TEXT, plies INTEGER, time_stats TEXT,
+           host TEXT, replay TEXT, replay_sha256 TEXT, finished TEXT,
+           PRIMARY KEY (tournament, block, game),
+           FOREIGN KEY (tournament, block) REFERENCES blocks(tournament, block))""",
+    ),
+}
+
+
+class StoreError(GridArenaError):
+    """A database that cannot be used as asked; the message names the file and the problem."""
+
+
+def database_path(db: str | os.PathLike[str] | None = None) -> Path:
+    """``--db`` if given, else ``$GRIDARENA_DB``, else ``gridarena.sqlite`` in the working directory."""
+    chosen = db if db is not None else os.environ.get(ENV_DB) or DEFAULT_DB
+    return Path(chosen).absolute()
+
+
+def config_hash(config: Mapping[str, JSON]) -> str:
+    """SHA-256 of the configuration's canonical JSON: equal configurations, equal hashes.
+
+    >>> config_hash({"b": 1, "a": [2]}) == config_hash({"a": [2], "b": 1})
+    True
+    """
+    return hashlib.sha256(json.dumps(config, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+@functools.cache
+def git_commit() -> str | None:
+    """The commit of the working tree the package runs from, if it is a git checkout (asked once)."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament row: its configuration, master seed and status (``running``, ``done``, ``stopped``)."""
+
+    id: int
+    created: str
+    config: dict[str, JSON]
+    config_hash: str
+    master_seed: int
+    status: str
+    host: str
+    version: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlockRow:
+    """A block row: encounter text, round, seed, how many of its games are stored, and its status."""
+
+    block: int
+    encounter: str
+    round: int
+    seed: int
+    games: int
+    games_done: int
+    status: str
+    load_warning: bool
+
+
+def _game_row(row: sqlite3.Row) -> dict[str, JSON]:
+    record = dict(row)
+    for key in ("seats", "returns", "ranks", "time_stats"):
+        record[key] = json.loads(record[key]) if record[key] is not None else None
+    return record
+
+
+class Store:
+    """The tournament database (``":memory:"`` for tests)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, durable: bool = False) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else None
+        self.durable = durable
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot open the database ({exc})") from None
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a committed game survives a killed process; FULL also survives power loss.
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        """``PRAGMA user_version``: the schema version of the file."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: database schema version {version} is newer than this gridarena's "
+                f"{SCHEMA_VERSION}; upgrade gridarena to read it"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        with self.transaction() as db:
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[target]:
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    # -- tournaments ------------------------------------------------------------------------------
+
+    def replay_dir(self, tournament: int) -> Path:
+        """``<db stem>.replays/<tournament>/`` beside the database file."""
+        base = self.path if self.path is not None else Path(DEFAULT_DB).absolute()
+        return base.with_name(f"{base.stem}.replays") / str(tournament)
+
+    def create_tournament(
+        self, config: Mapping[str, JSON], master_seed: int, blocks: Iterable[tuple[int, str, int, int, int]]
+    ) -> int:
+        """Insert a tournament and all its scheduled blocks ``(block, encounter, round, seed, games)``."""
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO tournaments (created, config, config_hash, master_seed, version, git_commit, host,"
+                " status) VALUES (?, ?, ?, ?, ?, ?, ?, 'running')",
+                (
+                    now,
+                    json.dumps(config, sort_keys=True),
+                    config_hash(config),
+                    str(master_seed),
+                    __version__,
+                    git_commit(),
+                    socket.gethostname(),
+                ),
+            )
+            tournament = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO blocks (tournament, block, encounter, round, seed, games, games_done, status,"
+                " load_warning) VALUES (?, ?, ?, ?, ?, ?, 0, 'pending', 0)",
+                [(tournament, b, enc, r, str(seed), games) for b, enc, r, seed, games in blocks],
+            )
+        return tournament
+
+    def _tournament(self, row: sqlite3.Row | None, what: str) -> Tournament:
+        if row is None:
+            raise StoreError(f"{self.path}: no tournament {what}")
+        return Tournament(
+            int(row["id"]),
+            row["created"],
+            json.loads(row["config"]),
+            row["config_hash"],
+            int(row["master_seed"]),
+            row["status"],
+            row["host"],
+            row["version"],
+        )
+
+    def tournament(self, tournament: int | None = None) -> Tournament:
+        """One tournament by id, or the latest one."""
+        if tournament is None:
+            row = self.db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
+            return self._tournament(row, "in this database")
+        row = self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament,)).fetchone()
+        return self._tournament(row, f"with id {tournament}")
+
+    def tournaments(self) -> list[Tournament]:
+        """Every tournament, oldest first."""
+        rows = self.db.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
+        return [self._tournament(row, "") for row in rows]
+
+    def unfinished(self, hash_: str) -> Tournament | None:
+        """The latest tournament with this configuration hash that has not finished."""
+        row = self.db.execute(
+            "SELECT * FROM tournaments WHERE config_hash = ? AND status != 'done' ORDER BY id DESC LIMIT 1",
+            (hash_,),
+        ).fetchone()
+        return None if row is None else self._tournament(row, "")
+
+    def set_status(self, tournament: int, status: str) -> None:
+        """Set a tournament's status."""
+        with self.transaction() as db:
+            db.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, tournament))
+
+    # -- blocks and games -------------------------------------------------------------------------
+
+    def blocks(self, tournament: int) -> list[BlockRow]:
+        """Every block of a tournament, in play order."""
+        rows = self.db.execute(
+            "SELECT * FROM blocks WHERE tournament = ? ORDER BY block", (tournament,)
+        ).fetchall()
+        return [
+            BlockRow(
+                int(r["block"]),
+                r["encounter"],
+                int(r["round"]),
+                int(r["seed"]),
+                int(r["games"]),
+                int(r["games_done"]),
+                r["status"],
+                bool(r["load_warning"]),
+            )
+            for r in rows
+        ]
+
+    def reset_unfinished(self, tournament: int) -> list[int]:
+        """Delete the games of blocks that are not ``done`` (one transaction); return those blocks."""
+        with self.transaction() as db:
+            db.execute(
+                "DELETE FROM games WHERE tournament = ? AND block IN "
+                "(SELECT block FROM blocks WHERE tournament = ? AND status != 'done')",
+                (tournament, tournament),
+            )
+            db.execute(
+                "UPDATE blocks SET games_done = 0, status = 'pending' WHERE tournament = ? AND status != 'done'",
+                (tournament,),
+            )
+            db.execute("UPDATE tournaments SET status = 'running' WHERE id = ?", (tournament,))
+        return [b.block for b in self.blocks(tournament) if b.status != "done"]
+
+    def record_game(self, result: Mapping[str, JSON], replay_root: Path | None = None) -> bool:
+        """Insert one finished game and advance its block; True when that completed the block."""
+        replay = result.get("replay")
+        if replay is not None and replay_root is not None:
+            replay = os.path.relpath(str(replay), replay_root)
+        row = (
+            result["tournament"],
+            result["block"],
+            result["game"],
+            json.dumps(result["seats"]),
+            json.dumps(result["returns"]),
+            json.dumps(result["ranks"]),
+            result["termination"],
+            result["forfeit_seat"],
+            result["detail"],
+            result["plies"],
+            json.dumps(result.get("time_stats")),
+            result.get("host"),
+            replay,
+            result.get("replay_sha256"),
+            result.get("finished"),
+        )
+        key = (result["tournament"], result["block"])
+        with self.transaction() as db:
+            try:
+                db.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(
+                    f"{self.path}: game {result['game']} of block {result['block']} is already stored ({exc})"
+                ) from None
+            db.execute(
+                "UPDATE blocks SET games_done = games_done + 1, status = CASE WHEN games_done + 1 >= games "
+                "THEN 'done' ELSE 'running' END WHERE tournament = ? AND block = ?",
+                key,
+            )
+            status = db.execute(
+                "SELECT status FROM blocks WHERE tournament = ? AND block = ?", key
+            ).fetchone()
+        return bool(status is not None and status[0] == "done")
+
+    def mark_aborted(self, tournament: int, block: int) -> None:
+        """Flag a block the arena could not finish (not scored; played again on resume)."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE blocks SET status = 'aborted' WHERE tournament = ? AND block = ?", (tournament, block)
+            )
+
+    def mark_load_warning(self, tournament: int, blocks: Sequence[int]) -> None:
+        """Flag blocks played while the machine was overloaded."""
+        with self.transaction() as db:
+            db.executemany(
+                "UPDATE blocks SET load_warning = 1 WHERE tournament = ? AND block = ?",
+                [(tournament, b) for b in blocks],
+            )
+
+    def games(self, tournament: int, *, done_only: bool = True) -> list[dict[str, Any]]:
+        """Game rows (JSON columns decoded), of ``done`` blocks only unless told otherwise."""
+        query = "SELECT g.*, b.encounter, b.round FROM games g JOIN blocks b USING (tournament, block) WHERE g.tournament = ?"
+        if done_only:
+            query += " AND b.status = 'done'"
+        rows = self.db.execute(query + " ORDER BY g.block, g.game", (tournament,)).fetchall()
+        return [_game_row(row) for row in rows]
