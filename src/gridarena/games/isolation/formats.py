@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from gridarena.games.isolation.rules import Isolation, State
 
 PIECES = "12"
+_BIT_CHARS = str.maketrans("01", ".#")
 
 
 def cell_to_text(cell: int, width: int) -> str:
@@ -39,11 +40,18 @@ def text_to_cell(text: str, width: int, height: int) -> int:
     return row * width + col
 
 
-def _char(state: State, cell: int) -> str:
+def cell_chars(state: State) -> list[str]:
+    """One character per cell: ``.`` blank, ``#`` blocked, ``1``/``2`` the pieces.
+
+    Built from the bitmask's binary text in one pass: replays draw the board after every ply, and
+    a per-cell loop was the largest cost of a fast game in the arena.
+    """
+    size = state.width * state.height
+    chars = list(format(state.blocked, f"0{size}b")[::-1].translate(_BIT_CHARS))
     for player, loc in enumerate(state.locs):
-        if loc == cell:
-            return PIECES[player]
-    return "#" if state.blocked >> cell & 1 else "."
+        if loc is not None:
+            chars[loc] = PIECES[player]
+    return chars
 
 
 def board_string(state: State) -> str:
@@ -53,15 +61,15 @@ def board_string(state: State) -> str:
     >>> board_string(State(3, 2, blocked=0b100001, locs=(0, 5), ply=2))
     '1../..2'
     """
-    w = state.width
-    return "/".join("".join(_char(state, r * w + c) for c in range(w)) for r in range(state.height))
+    w, chars = state.width, cell_chars(state)
+    return "/".join("".join(chars[r * w : (r + 1) * w]) for r in range(state.height))
 
 
 def board_to_text(state: State) -> str:
     """A picture with coordinates, then who is to move (or the result)."""
-    w = state.width
+    w, chars = state.width, cell_chars(state)
     header = "   " + " ".join(chr(ord("a") + c) for c in range(w))
-    rows = [f"{r + 1:>2} " + " ".join(_char(state, r * w + c) for c in range(w)) for r in range(state.height)]
+    rows = [f"{r + 1:>2} " + " ".join(chars[r * w : (r + 1) * w]) for r in range(state.height)]
     outcome = state.outcome()
     footer = (
         f"player {state.mover() + 1} to move"

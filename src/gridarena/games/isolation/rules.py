@@ -120,6 +120,13 @@ class State(BaseState[Cell]):
             return [c for c in range(self.width * self.height) if self.is_open(c)]
         return [c for c in knight_targets(loc, self.width, self.height) if self.is_open(c)]
 
+    def has_move(self, player: Player) -> bool:
+        """Whether ``moves_of(player)`` is non-empty, without building the list."""
+        loc = self.locs[player]
+        if loc is None:
+            return self.blocked.bit_count() < self.width * self.height
+        return any(self.is_open(c) for c in knight_targets(loc, self.width, self.height))
+
     def current_player(self) -> Player:
         """The player to move, or ``TERMINAL``."""
         return TERMINAL if self.is_terminal() else self.mover()
@@ -153,7 +160,7 @@ class State(BaseState[Cell]):
 
     def is_terminal(self) -> bool:
         """True once the player to move is stuck (or somebody forfeited)."""
-        return self.forfeited is not None or not self.moves_of(self.mover())
+        return self.forfeited is not None or not self.has_move(self.mover())
 
     def outcome(self) -> Outcome | None:
         """The loser is the player to move with no move; AIND itself reports this as "illegal move"."""
