@@ -55,6 +55,15 @@ class StatsInputError(GridArenaError, ValueError):
 # Counts
 
 
+def halfwidth(low: float | None, high: float | None) -> float | None:
+    """Half the width of an interval, the ± of a report; ``None`` if an end is open.
+
+    >>> halfwidth(-3.0, 5.0), halfwidth(None, 5.0)
+    (4.0, None)
+    """
+    return None if low is None or high is None else (high - low) / 2.0
+
+
 @dataclass(frozen=True, slots=True)
 class Trinomial:
     """A candidate's wins, losses and draws against one opponent."""
@@ -254,16 +263,12 @@ class EloFigures:
     @property
     def elo_halfwidth(self) -> float | None:
         """Half the width of the Elo interval, the ± that cutechess prints; ``None`` if open."""
-        if self.elo_low is None or self.elo_high is None:
-            return None
-        return (self.elo_high - self.elo_low) / 2.0
+        return halfwidth(self.elo_low, self.elo_high)
 
     @property
     def nelo_halfwidth(self) -> float | None:
         """Half the width of the nElo interval; ``None`` when the variance is 0."""
-        if self.nelo_low is None or self.nelo_high is None:
-            return None
-        return (self.nelo_high - self.nelo_low) / 2.0
+        return halfwidth(self.nelo_low, self.nelo_high)
 
     def to_json(self) -> dict[str, JSON]:
         """Every figure as a JSON object, ``null`` where undefined."""
@@ -779,9 +784,7 @@ class RunSummary:
     @property
     def halfwidth(self) -> float | None:
         """Half-width h of the 95 % interval on the mean."""
-        if self.ci_low is None or self.ci_high is None:
-            return None
-        return (self.ci_high - self.ci_low) / 2.0
+        return halfwidth(self.ci_low, self.ci_high)
 
     def to_json(self) -> dict[str, JSON]:
         """The player's entry of the JSON report (section 8)."""
