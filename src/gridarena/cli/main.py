@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "pentocity": "gridarena.cli.pentocity",
     "tournament": "gridarena.cli.tournament",
     "results": "gridarena.cli.results",
+    "puzzle": "gridarena.cli.puzzle",
 }
 
 

@@ -16,11 +16,12 @@ from gridarena.core.errors import UnknownNameError
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import Game
 
-GameId: TypeAlias = Literal["isolation", "pentocity"]
+GameId: TypeAlias = Literal["isolation", "pentocity", "slidingpuzzle"]
 
 _GAMES: dict[GameId, str] = {
     "isolation": "gridarena.games.isolation.rules:Isolation",
     "pentocity": "gridarena.games.pentocity.rules:Pentocity",
+    "slidingpuzzle": "gridarena.games.slidingpuzzle.rules:SlidingPuzzle",
 }
 
 #: Bots every game can use; a game's own table (below) may add to or override these names.
@@ -47,6 +48,9 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
     "pentocity": {
         "example": "gridarena.games.pentocity.bots:make_example_bot",
         "rowbyrow": "gridarena.games.pentocity.bots:make_rowbyrow_bot",
+    },
+    "slidingpuzzle": {
+        "solver": "gridarena.games.slidingpuzzle.bots:make_solver_bot",
     },
 }
 

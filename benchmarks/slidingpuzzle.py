@@ -1,0 +1,226 @@
+"""Sliding-puzzle benchmarks: PDB builds, the homework board, and the 15-puzzle next to published figures.
+
+    python benchmarks/slidingpuzzle.py homework --partition 6-6-3 --count 100 --seed 0 [--cases DIR]
+    python benchmarks/slidingpuzzle.py fifteen --count 100 --seed 0 --methods 5-5-5,6-6-3,7-8,7-8+mirror
+    python benchmarks/slidingpuzzle.py build --board 4x4 --partition 6-6-3
+
+PDB files come from ``--pdb DIR`` (default: the cache); ``--build`` builds missing ones first (timed on
+their own lines). Every solver runs once on a tiny board before timing, so numba compilation is not in
+the figures. Tables print medians (and means and maxima where the spec quotes means); the ratio column
+compares each method's median generated nodes with the first method's, run in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from gridarena.games.slidingpuzzle.bench import (
+    Summary,
+    board_by_name,
+    pdb_heuristic,
+    random_instances,
+    run_method,
+    walk_instances,
+)
+from gridarena.games.slidingpuzzle.formats import PuzzleCase, check_solution, parse_homework_case
+from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
+from gridarena.games.slidingpuzzle.rules import Board, homework_goal
+from gridarena.games.slidingpuzzle.solvers import Heuristic, IdaStar, Solution, astar, make_heuristic
+
+#: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (spec B.3).
+PUBLISHED = {
+    "manhattan": (36.94, 401_189_630, 53.424),
+    "5-5-5": (41.56, 3_090_405, 0.541),
+    "6-6-3": (42.92, 617_555, 0.163),
+    "7-8": (44.75, 136_289, 0.081),
+    "7-8+mirror": (45.63, 36_710, 0.034),
+}
+
+#: The student's explored states per public case (spec A.9): A* Manhattan, A* max(Manhattan, 2-tile PDBs).
+STUDENT = {
+    "case1_1": (26, 26),
+    "case1_2": (9, 9),
+    "case1_3": (19, 18),
+    "case1_4": (53, 53),
+    "case1_5": (38, 38),
+    "case2_1": (47, 44),
+    "case2_2": (575, 248),
+    "case2_3": (97, 93),
+    "case2_4": (55, 53),
+    "case2_5": (46, 48),
+    "case3_1": (1793, 1825),
+    "case3_2": (2408, 1152),
+    "case3_3": (1657, 1438),
+    "case3_4": (3278, 1441),
+    "case3_5": (904, 614),
+}
+
+
+def peak_mb() -> float:
+    """Peak resident memory of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def print_summaries(rows: list[Summary], published: bool = False) -> None:
+    base = statistics.median(rows[0].generated) if rows and rows[0].generated else 0
+    head = (
+        f"{'method':<22}{'solved':>8}{'mean h0':>9}{'len med':>8}{'gen med':>12}{'gen mean':>12}{'ms med':>9}"
+    )
+    head += f"{'ms mean':>9}{'ms max':>9}{'ratio':>8}"
+    if published:
+        head += f"{'pub h0':>8}{'pub gen':>13}{'pub ms':>9}"
+    print(head)
+    for s in rows:
+        r = s.row()
+        ratio = statistics.median(s.generated) / base if base and s.generated else float("nan")
+        line = (
+            f"{s.method:<22}{s.solved:>5}/{s.count:<3}{r['mean_h0']:>8}{r['length_median']:>8}"
+            f"{r['generated_median']:>12,.0f}{r['generated_mean']:>12,}{1000 * r['seconds_median']:>9.2f}"
+            f"{1000 * r['seconds_mean']:>9.2f}{1000 * r['seconds_max']:>9.1f}{ratio:>8.3f}"
+        )
+        key = s.method.split("/")[-1].replace("pdb(", "").replace(")", "")
+        if published and key in PUBLISHED:
+            h0, gen, sec = PUBLISHED[key]
+            line += f"{h0:>8}{gen:>13,}{1000 * sec:>9.0f}"
+        print(line)
+
+
+def heuristic_for(goal: Board, method: str, args: argparse.Namespace) -> Heuristic:
+    """Manhattan distance, or a partition such as ``7-8``, with ``+mirror`` for mirrored lookups."""
+    if method in ("manhattan", "manhattan+lc"):
+        return make_heuristic(goal, linear_conflict=None if method.endswith("+lc") else False)
+    name, _, extra = method.partition("+")
+    return pdb_heuristic(
+        goal,
+        name,
+        args.pdb,
+        mirror=extra == "mirror",
+        build=args.build,
+        progress=lambda m: print(m, file=sys.stderr),
+    )
+
+
+def run_homework(args: argparse.Namespace) -> None:
+    goal = homework_goal()
+    started = time.perf_counter()
+    heuristic = heuristic_for(goal, args.partition, args)
+    print(
+        f"homework PDB set {args.partition}: loaded in {time.perf_counter() - started:.2f} s, "
+        f"peak memory {peak_mb():.0f} MB"
+    )
+    solver = IdaStar(heuristic)
+    if args.cases:
+        solve_public_cases(solver, Path(args.cases))
+    if not args.count:
+        return
+    boards = walk_instances(goal, args.count, 1000, args.seed)
+    results: list[Solution] = []
+    summary = run_method(
+        heuristic.name, solver, boards, max_nodes=args.max_nodes, on_result=lambda i, s: results.append(s)
+    )
+    print(
+        f"\n{args.count} random walks of 1000 slides from the goal (seeds {args.seed}..{args.seed + args.count - 1}):"
+    )
+    print_summaries([summary])
+    lengths = sorted(summary.lengths)
+    print("length distribution:", {n: lengths.count(n) for n in sorted(set(lengths))})
+    cross_check(goal, boards, results, args)
+
+
+def cross_check(goal: Board, boards: list[Board], results: list[Solution], args: argparse.Namespace) -> None:
+    """Re-solve the easier boards with Manhattan-only IDA* (a second, independent heuristic)."""
+    second = IdaStar(make_heuristic(goal))
+    agree = checked = 0
+    for board, first in zip(boards, results, strict=True):
+        other = second.solve(board, max_nodes=args.cross_nodes)
+        if other.status != "solved":
+            continue
+        checked += 1
+        agree += other.length == first.length
+        check_solution(PuzzleCase(board, goal), first.actions or (), other.length)
+    print(
+        f"cross-check with Manhattan IDA* (<= {args.cross_nodes:,} expansions): {checked} boards re-solved, "
+        f"{agree} lengths agree"
+    )
+
+
+def solve_public_cases(solver: IdaStar, folder: Path) -> None:
+    """Each public case: IDA* with the PDB set, A* with Manhattan distance, and the student's counts."""
+    manhattan = make_heuristic(homework_goal())
+    print(
+        f"\n{'case':<9}{'len':>5}{'expanded':>10}{'generated':>11}{'ms':>8}{'A* exp':>8}{'A* gen':>8}"
+        f"{'student A*':>11}{'student PDB':>12}"
+    )
+    for path in sorted(folder.glob("*.in")):
+        case = parse_homework_case(path.read_text(), str(path))
+        solver.solve(case.start)
+        found = solver.solve(case.start)
+        check_solution(case, found.actions or ())
+        plain = astar(case, manhattan)
+        check_solution(case, plain.actions or (), found.length)
+        seed_astar, seed_pdb = STUDENT.get(path.stem, (0, 0))
+        print(
+            f"{path.stem:<9}{found.length:>5}{found.expanded:>10,}{found.generated:>11,}"
+            f"{1000 * found.seconds:>8.2f}{plain.expanded:>8,}{plain.generated:>8,}{seed_astar:>11,}{seed_pdb:>12,}"
+        )
+
+
+def run_fifteen(args: argparse.Namespace) -> None:
+    goal = board_by_name("4x4", blank_first=args.blank_first)
+    boards = random_instances(goal, args.count, args.seed)
+    rows = []
+    for method in args.methods.split(","):
+        started = time.perf_counter()
+        heuristic = heuristic_for(goal, method, args)
+        print(
+            f"{method}: tables ready in {time.perf_counter() - started:.2f} s, peak memory {peak_mb():.0f} MB",
+            file=sys.stderr,
+        )
+        nodes = args.manhattan_nodes if method.startswith("manhattan") else args.max_nodes
+        rows.append(run_method(f"idastar/{method}", IdaStar(heuristic), boards, max_nodes=nodes))
+    print(
+        f"\n15-puzzle, {args.count} random solvable instances (seed {args.seed}); published: 1000 instances"
+    )
+    print_summaries(rows, published=True)
+
+
+def run_build(args: argparse.Namespace) -> None:
+    goal = board_by_name(args.board, blank_first=args.blank_first)
+    print(f"{'pattern':<32}{'entries':>14}{'states':>15}{'seconds':>9}{'peak MB':>9}")
+    for pattern in partition(goal, args.partition):
+        started = time.perf_counter()
+        pdb = build_pdb(goal, pattern)
+        print(
+            f"{','.join(map(str, pattern)):<32}{pdb.entries:>14,}{pdb.header['states']:>15,}"
+            f"{time.perf_counter() - started:>9.1f}{peak_mb():>9.0f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("part", choices=("homework", "fifteen", "build"))
+    parser.add_argument("--partition", default="6-6-3")
+    parser.add_argument("--board", default="4x4")
+    parser.add_argument("--methods", default="manhattan,manhattan+lc,5-5-5,6-6-3,7-8,7-8+mirror")
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--blank-first", action="store_true")
+    parser.add_argument("--pdb", help="PDB directory (default: the cache)")
+    parser.add_argument("--build", action="store_true", help="build missing PDB files first")
+    parser.add_argument("--cases", help="folder of homework .in files to solve first")
+    parser.add_argument("--max-nodes", type=int, default=1 << 62)
+    parser.add_argument("--manhattan-nodes", type=int, default=20_000_000, help="cap for Manhattan IDA*")
+    parser.add_argument("--cross-nodes", type=int, default=2_000_000)
+    args = parser.parse_args()
+    {"homework": run_homework, "fifteen": run_fifteen, "build": run_build}[args.part](args)
+
+
+if __name__ == "__main__":
+    main()

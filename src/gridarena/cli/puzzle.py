@@ -1,0 +1,246 @@
+"""Sliding puzzles: solve homework cases and one-line boards, build pattern databases, benchmark.
+
+``gridarena puzzle solve case3_1.in --algo pdb`` prints the homework's answer (the number of slides,
+then ``cell direction`` lines) on stdout and the statistics on stderr (``--json``: all on stdout).
+
+``gridarena puzzle pdb build CONFIG`` reads the student's PDB configuration (base board, then pairs
+of output path and tiles); ``gridarena puzzle pdb build --board 4x4 --partition 7-8`` builds a named
+partition. Files go to ``--pdb DIR`` (default ``$GRIDARENA_CACHE/pdb`` or ``~/.cache/gridarena/pdb``).
+
+``gridarena puzzle check CASE ANSWER`` replays an answer strictly; ``gridarena puzzle bench`` solves
+seeded random boards and prints the distribution of lengths, nodes and times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gridarena.core.errors import GridArenaError
+from gridarena.games.slidingpuzzle.bench import (
+    board_by_name,
+    pdb_heuristic,
+    random_instances,
+    run_method,
+    walk_instances,
+)
+from gridarena.games.slidingpuzzle.formats import (
+    check_solution,
+    format_solution,
+    parse_case,
+    parse_pdb_config,
+    parse_solution,
+)
+from gridarena.games.slidingpuzzle.pdb import build_pdb, default_cache_dir, partition, pdb_filename, save_pdb
+from gridarena.games.slidingpuzzle.rules import Board, homework_goal
+from gridarena.games.slidingpuzzle.solvers import IdaStar, Solution, make_heuristic, solve
+
+HELP = "sliding puzzles: solve cases, build pattern databases, benchmark"
+
+Handler = Callable[[argparse.Namespace], int]
+
+#: The partition ``--algo pdb`` uses when none is given.
+DEFAULT_PARTITIONS = {"4x5-homework": "6-6-3", "4x4": "6-6-3"}
+
+
+class PuzzleUsageError(GridArenaError, ValueError):
+    """A command-line value that does not fit the puzzle."""
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add ``solve``, ``check``, ``pdb build`` and ``bench``."""
+    commands = parser.add_subparsers(dest="puzzle_command", metavar="COMMAND", required=True)
+
+    solve_cmd = commands.add_parser("solve", help="solve a homework case or a one-line board optimally")
+    solve_cmd.add_argument(
+        "file", help="a homework case (.in) or a file with a one-line board; '-' reads stdin"
+    )
+    solve_cmd.add_argument("--algo", choices=("bfs", "astar", "idastar", "pdb"), default="pdb")
+    solve_cmd.add_argument("--pdb", metavar="DIR", help="PDB directory (default: the cache)")
+    solve_cmd.add_argument("--partition", help="PDB partition for --algo pdb, e.g. 6-6-3 or 7-8")
+    solve_cmd.add_argument(
+        "--blank-first", action="store_true", help="one-line boards: Korf's goal (blank first)"
+    )
+    solve_cmd.add_argument(
+        "--max-nodes", type=int, default=200_000_000, help="give up after this many expansions"
+    )
+    solve_cmd.add_argument("--json", action="store_true", help="answer and statistics as JSON on stdout")
+    solve_cmd.set_defaults(puzzle_handler=run_solve)
+
+    check_cmd = commands.add_parser("check", help="replay an answer file against a case, strictly")
+    check_cmd.add_argument("case")
+    check_cmd.add_argument("answer")
+    check_cmd.add_argument("--optimal", type=int, help="also require this length")
+    check_cmd.set_defaults(puzzle_handler=run_check)
+
+    pdb_cmd = commands.add_parser("pdb", help="pattern databases")
+    pdb_sub = pdb_cmd.add_subparsers(dest="pdb_command", metavar="COMMAND", required=True)
+    build = pdb_sub.add_parser("build", help="build a PDB set from a configuration file or a named partition")
+    build.add_argument("config", nargs="?", help="the student's PDB configuration file")
+    build.add_argument("--board", help="'homework' or RxC such as 4x4 (with --partition)")
+    build.add_argument("--partition", help="sizes such as 7-8, 5-5-5, 6-6-3 or 6-6-6-6")
+    build.add_argument("--blank-first", action="store_true", help="classic boards: Korf's goal (blank first)")
+    build.add_argument(
+        "--blanks", type=int, default=2, help="blanks of a configuration's 0/-1 base board (2)"
+    )
+    build.add_argument("--storage", choices=("auto", "u8", "u4"), default="auto")
+    build.add_argument("--pdb", metavar="DIR", help="output directory (default: the cache)")
+    build.add_argument("--json", action="store_true", help="the built files as JSON on stdout")
+    build.set_defaults(puzzle_handler=run_build)
+
+    bench = commands.add_parser("bench", help="solve seeded random boards and summarise")
+    bench.add_argument("--board", default="homework", help="'homework' or RxC (default homework)")
+    bench.add_argument("--blank-first", action="store_true")
+    bench.add_argument("--count", type=int, default=100)
+    bench.add_argument(
+        "--walk", type=int, default=1000, help="slides of each random walk (0: uniform random boards)"
+    )
+    bench.add_argument("--seed", type=int, help="first instance's seed (drawn and printed when absent)")
+    bench.add_argument("--partition", help="PDB partition; without it, Manhattan distance")
+    bench.add_argument("--mirror", action="store_true", help="also look the mirrored board up")
+    bench.add_argument("--pdb", metavar="DIR")
+    bench.add_argument("--max-nodes", type=int, default=1 << 62)
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(puzzle_handler=run_bench)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the chosen subcommand."""
+    handler: Handler = args.puzzle_handler
+    return handler(args)
+
+
+def _goal_key(goal: Board) -> str:
+    return "4x5-homework" if goal == homework_goal() else f"{goal.rows}x{goal.cols}"
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text()
+    except OSError as error:
+        raise PuzzleUsageError(f"{path}: cannot read: {error.strerror}") from error
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Solve one case and print the homework answer."""
+    case = parse_case(_read(args.file), args.file, blank_first=args.blank_first)
+    if args.algo == "pdb":
+        name = args.partition or DEFAULT_PARTITIONS.get(_goal_key(case.goal))
+        if name is None:
+            raise PuzzleUsageError(
+                f"no default partition for a {_goal_key(case.goal)} board; pass --partition"
+            )
+        heuristic = pdb_heuristic(case.goal, name, args.pdb, progress=_say)
+        found = solve(case, "idastar", heuristic, max_nodes=args.max_nodes)
+    else:
+        found = solve(case, args.algo, max_nodes=args.max_nodes)
+    return _report(found, args.json)
+
+
+def _report(found: Solution, as_json: bool) -> int:
+    if as_json:
+        moves = None if found.actions is None else [[a >> 2, a & 3] for a in found.actions]
+        print(json.dumps({"moves": moves, **found.stats()}))
+    else:
+        stats = found.stats()
+        _say(" ".join(f"{k}={v}" for k, v in stats.items() if v not in ("", None)))
+        if found.actions is not None:
+            sys.stdout.write(format_solution(found.actions))
+    if found.actions is None:
+        _say(f"no solution: {found.status}" + (f" ({found.reason})" if found.reason else ""))
+        return 1
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Replay an answer against a case; exit 1 with the reason if it does not solve it."""
+    case = parse_case(_read(args.case), args.case)
+    length = check_solution(case, parse_solution(_read(args.answer), args.answer), args.optimal)
+    _say(f"valid: {length} slides reach the goal")
+    return 0
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """Build the PDB files of a configuration or a named partition."""
+    folder = Path(args.pdb) if args.pdb else default_cache_dir()
+    if args.config:
+        if args.board or args.partition:
+            raise PuzzleUsageError("give either a configuration file or --board with --partition, not both")
+        config = parse_pdb_config(_read(args.config), args.config, blanks=args.blanks)
+        goal, jobs = config.goal, [(folder / out, tiles) for out, tiles in config.patterns]
+    else:
+        if not (args.board and args.partition):
+            raise PuzzleUsageError("pass a configuration file, or --board and --partition")
+        goal = board_by_name(args.board, blank_first=args.blank_first)
+        jobs = [(folder / pdb_filename(goal, p), p) for p in partition(goal, args.partition)]
+    built = []
+    for path, tiles in jobs:
+        started = time.perf_counter()
+        pdb = build_pdb(goal, tiles, args.storage)
+        save_pdb(pdb, path)
+        seconds = time.perf_counter() - started
+        size = path.stat().st_size
+        _say(
+            f"{path}: pattern {list(tiles)}, {pdb.entries:,} entries ({pdb.storage}), {size:,} bytes, "
+            f"max {pdb.header['max_value']}, {pdb.header['states']:,} states, {seconds:.1f} s"
+        )
+        built.append(
+            {
+                "path": str(path),
+                "pattern": list(tiles),
+                "bytes": size,
+                "seconds": round(seconds, 2),
+                "storage": pdb.storage,
+                **pdb.header,
+            }
+        )
+    if args.json:
+        print(json.dumps(built))
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Solve seeded random boards with one method and print the distribution."""
+    goal = board_by_name(args.board, blank_first=args.blank_first)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if args.seed is None:
+        _say(f"seed {seed}")
+    boards = (
+        walk_instances(goal, args.count, args.walk, seed)
+        if args.walk
+        else random_instances(goal, args.count, seed)
+    )
+    if args.partition:
+        heuristic = pdb_heuristic(goal, args.partition, args.pdb, mirror=args.mirror or None, progress=_say)
+        if not args.mirror and heuristic.mirror:
+            heuristic = make_heuristic(goal, heuristic.pdbs, mirror=False)
+    else:
+        heuristic = make_heuristic(goal)
+    summary = run_method(heuristic.name, IdaStar(heuristic), boards, max_nodes=args.max_nodes)
+    row = {"board": args.board, "seed": seed, "walk": args.walk, **summary.row()}
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    **row,
+                    "lengths": summary.lengths,
+                    "generated": summary.generated,
+                    "seconds": summary.seconds,
+                }
+            )
+        )
+    else:
+        for key, value in row.items():
+            _say(f"{key:>18}: {value}")
+    return 0 if summary.solved == summary.count else 1

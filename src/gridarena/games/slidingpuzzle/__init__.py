@@ -1,0 +1,5 @@
+"""Sliding-tile puzzles: the NTU homework variant (walls, two blanks) and the classic N-puzzle."""
+
+from gridarena.games.slidingpuzzle.rules import Board, PuzzleState, SlidingPuzzle
+
+__all__ = ["Board", "PuzzleState", "SlidingPuzzle"]

@@ -1,0 +1,629 @@
+"""Sliding-tile puzzles on any M x N board with walls and k >= 1 indistinguishable blanks.
+
+A slide moves one tile one cell up, down, left or right into an adjacent blank; every slide costs 1.
+Cell values: ``-1`` a wall (never moves), ``0`` a blank, ``1..`` a numbered tile. Cells are numbered
+row-major from 0, and a slide is named by the cell the tile stands on *before* it moves and the
+direction it moves (``0`` up, ``1`` down, ``2`` left, ``3`` right), as in the NTU homework's output.
+
+Everything here is pure: boards are frozen tuples, functions return new boards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, TypeAlias
+
+from gridarena.core.errors import ActionParseError, StateFormatError
+from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
+
+Cell: TypeAlias = int
+"""A board cell, row-major: ``row * cols + col``."""
+
+Direction: TypeAlias = int
+"""Where the tile moves: 0 up, 1 down, 2 left, 3 right (the order of ``board.h``'s ``Action`` enum)."""
+
+Action: TypeAlias = int
+"""A slide packed as ``cell * 4 + direction``; its text form is ``"cell direction"``."""
+
+WALL: Final = -1
+BLANK: Final = 0
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+DELTAS: Final = ((-1, 0), (1, 0), (0, -1), (0, 1))
+DIRECTION_NAMES: Final = ("up", "down", "left", "right")
+
+
+class BoardError(StateFormatError):
+    """A board that breaks the rules of the puzzle (wrong size, repeated tile, no blank, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A puzzle position: ``cells[c]`` is -1 (wall), 0 (blank) or a tile number.
+
+    >>> Board(2, 2, (1, 2, 3, 0)).blanks
+    (3,)
+    """
+
+    rows: int
+    cols: int
+    cells: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        problem = board_problem(self.rows, self.cols, self.cells)
+        if problem is not None:
+            raise BoardError(problem)
+
+    @property
+    def blanks(self) -> tuple[Cell, ...]:
+        """The blank cells, ascending."""
+        return tuple(c for c, v in enumerate(self.cells) if v == BLANK)
+
+    @property
+    def walls(self) -> tuple[Cell, ...]:
+        """The wall cells, ascending."""
+        return tuple(c for c, v in enumerate(self.cells) if v == WALL)
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """The tile numbers on the board, ascending."""
+        return tuple(sorted(v for v in self.cells if v > 0))
+
+    def positions(self) -> dict[int, Cell]:
+        """Tile number -> the cell it stands on."""
+        return {v: c for c, v in enumerate(self.cells) if v > 0}
+
+    def grid(self) -> list[list[int]]:
+        """The cells as a list of rows."""
+        return [list(self.cells[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows)]
+
+
+def board_problem(rows: int, cols: int, cells: Sequence[int]) -> str | None:
+    """None if the cells make a valid board, else a sentence saying what is wrong.
+
+    >>> board_problem(2, 2, (1, 1, 0, 2))
+    'tile 1 appears twice (cells 0 and 1)'
+    """
+    if rows < 1 or cols < 1:
+        return f"a board needs at least one row and one column, not {rows}x{cols}"
+    if len(cells) != rows * cols:
+        return f"a {rows}x{cols} board has {rows * cols} cells, found {len(cells)}"
+    seen: dict[int, int] = {}
+    for c, v in enumerate(cells):
+        if v < WALL:
+            return f"cell {c} holds {v}; values are -1 (wall), 0 (blank) or a tile number"
+        if v > 0 and v in seen:
+            return f"tile {v} appears twice (cells {seen[v]} and {c})"
+        seen[v] = c
+    if BLANK not in seen:
+        return "the board has no blank (0) cell"
+    return None
+
+
+def neighbour(cell: Cell, direction: Direction, rows: int, cols: int) -> Cell | None:
+    """The cell next to ``cell`` in ``direction``, or None off the board.
+
+    >>> neighbour(0, RIGHT, 4, 5), neighbour(0, UP, 4, 5)
+    (1, None)
+    """
+    r, c = divmod(cell, cols)
+    dr, dc = DELTAS[direction]
+    r, c = r + dr, c + dc
+    return r * cols + c if 0 <= r < rows and 0 <= c < cols else None
+
+
+def action_of(cell: Cell, direction: Direction) -> Action:
+    """The packed action of a slide.
+
+    >>> action_of(18, RIGHT)
+    75
+    """
+    return cell * 4 + direction
+
+
+def action_cell(action: Action) -> Cell:
+    """The cell the sliding tile stands on before the slide."""
+    return action >> 2
+
+
+def action_direction(action: Action) -> Direction:
+    """The direction the tile moves."""
+    return action & 3
+
+
+def action_to_text(action: Action) -> str:
+    """The homework's text for a slide: ``"cell direction"``.
+
+    >>> action_to_text(75)
+    '18 3'
+    """
+    return f"{action_cell(action)} {action_direction(action)}"
+
+
+def parse_action(text: str) -> Action:
+    """Inverse of :func:`action_to_text`; raises ActionParseError on anything else.
+
+    >>> parse_action("18 3")
+    75
+    """
+    parts = text.split()
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise ActionParseError(f"expected 'cell direction' (two integers), found {text!r}")
+    cell, direction = int(parts[0]), int(parts[1])
+    if cell < 0:
+        raise ActionParseError(f"cell {cell} is negative in {text!r}")
+    if direction not in (UP, DOWN, LEFT, RIGHT):
+        raise ActionParseError(f"direction {direction} is not 0 (up), 1 (down), 2 (left) or 3 (right)")
+    return action_of(cell, direction)
+
+
+class IllegalSlideError(ActionParseError):
+    """A slide the rules do not allow (a wall or blank moved, off the board, target not blank)."""
+
+
+def slide_problem(board: Board, action: Action) -> str | None:
+    """None if the slide is legal on ``board``, else why not (the verifier's checks, named).
+
+    >>> slide_problem(Board(1, 2, (1, 0)), action_of(0, LEFT))
+    'cell 0 moved left leaves the board'
+    """
+    cell, direction = action_cell(action), action_direction(action)
+    if cell >= len(board.cells):
+        return f"cell {cell} is not on the {board.rows}x{board.cols} board"
+    what = board.cells[cell]
+    if what <= 0:
+        return f"cell {cell} holds {'a wall' if what == WALL else 'a blank'}, not a tile"
+    target = neighbour(cell, direction, board.rows, board.cols)
+    if target is None:
+        return f"cell {cell} moved {DIRECTION_NAMES[direction]} leaves the board"
+    if board.cells[target] != BLANK:
+        return f"cell {cell} moved {DIRECTION_NAMES[direction]} lands on cell {target}, which is not blank"
+    return None
+
+
+def legal_slides(board: Board) -> list[Action]:
+    """Every legal slide, ascending.
+
+    >>> [action_to_text(a) for a in legal_slides(Board(2, 2, (1, 2, 3, 0)))]
+    ['1 1', '2 3']
+    """
+    found = []
+    for blank in board.blanks:
+        for direction in range(4):
+            # The tile that enters `blank` moving in `direction` stands on the opposite side of it.
+            source = neighbour(blank, direction ^ 1, board.rows, board.cols)
+            if source is not None and board.cells[source] > 0:
+                found.append(action_of(source, direction))
+    return sorted(found)
+
+
+def slide(board: Board, action: Action) -> Board:
+    """The board after a legal slide (unchecked: use :func:`apply_slide` for untrusted input)."""
+    cell = action_cell(action)
+    target = cell + (-board.cols, board.cols, -1, 1)[action_direction(action)]
+    cells = list(board.cells)
+    cells[target], cells[cell] = cells[cell], BLANK
+    return Board(board.rows, board.cols, tuple(cells))
+
+
+def apply_slide(board: Board, action: Action) -> Board:
+    """The board after ``action``; raises IllegalSlideError with the reason if it is not legal."""
+    problem = slide_problem(board, action)
+    if problem is not None:
+        raise IllegalSlideError(problem)
+    return slide(board, action)
+
+
+def replay(board: Board, actions: Sequence[Action]) -> Board:
+    """The board after every slide of ``actions``; the error names the first illegal one (1-based).
+
+    >>> replay(Board(1, 3, (0, 1, 2)), [action_of(1, LEFT), action_of(2, LEFT)]).cells
+    (1, 2, 0)
+    """
+    for number, action in enumerate(actions, 1):
+        problem = slide_problem(board, action)
+        if problem is not None:
+            raise IllegalSlideError(f"slide {number} ({action_to_text(action)}): {problem}")
+        board = slide(board, action)
+    return board
+
+
+def goal_board(
+    rows: int, cols: int, *, blanks: int = 1, walls: Sequence[Cell] = (), blank_first: bool = False
+) -> Board:
+    """The canonical goal: tiles in row-major order, named by home cell (cell ``i`` holds ``i + 1``).
+
+    The blanks take the last movable cells (``blank_first``: the first ones, where tiles keep the
+    numbers 1.. in order, Korf's convention). Walls keep their cells, so their numbers are skipped.
+
+    >>> goal_board(4, 5, blanks=2, walls=(8, 10, 12)).grid()[2:]
+    [[-1, 12, -1, 14, 15], [16, 17, 18, 0, 0]]
+    >>> goal_board(2, 2, blank_first=True).cells
+    (0, 1, 2, 3)
+    """
+    wall_set = set(walls)
+    movable = [c for c in range(rows * cols) if c not in wall_set]
+    if not 1 <= blanks < len(movable) + 1:
+        raise BoardError(f"{blanks} blanks do not fit the {len(movable)} movable cells of the board")
+    cells = [WALL if c in wall_set else c + 1 for c in range(rows * cols)]
+    blank_cells = movable[:blanks] if blank_first else movable[len(movable) - blanks :]
+    for c in blank_cells:
+        cells[c] = BLANK
+    if blank_first:
+        # Korf writes cell i as tile i (blank at 0), so the numbers shift down by one.
+        cells = [v - 1 if v > 0 else v for v in cells]
+    return Board(rows, cols, tuple(cells))
+
+
+#: The NTU TCG 2022 homework goal: walls at cells 8, 10 and 12, blanks at 18 and 19.
+HOMEWORK_WALLS: Final = (8, 10, 12)
+
+
+def homework_goal() -> Board:
+    """The fixed goal board of the NTU homework (4x5, three walls, two blanks).
+
+    >>> homework_goal().tiles[-3:]
+    (16, 17, 18)
+    """
+    return goal_board(4, 5, blanks=2, walls=HOMEWORK_WALLS)
+
+
+def movable_neighbours(board: Board) -> list[list[Cell]]:
+    """For each cell, its orthogonal neighbours that are not walls (empty lists for walls)."""
+    out: list[list[Cell]] = []
+    for c, v in enumerate(board.cells):
+        near = [neighbour(c, d, board.rows, board.cols) for d in range(4)] if v != WALL else []
+        out.append([n for n in near if n is not None and board.cells[n] != WALL])
+    return out
+
+
+def cell_distances(board: Board) -> list[list[int]]:
+    """Shortest slide distance between movable cells around the walls (-1 if unreachable).
+
+    >>> cell_distances(homework_goal())[13][11]
+    4
+    """
+    adjacent = movable_neighbours(board)
+    n = len(board.cells)
+    table = [[-1] * n for _ in range(n)]
+    for source in range(n):
+        if board.cells[source] == WALL:
+            continue
+        row, frontier = table[source], [source]
+        row[source] = 0
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for m in adjacent[c]:
+                    if row[m] < 0:
+                        row[m] = row[c] + 1
+                        nxt.append(m)
+            frontier = nxt
+    return table
+
+
+def walk_distance(board: Board, goal: Board) -> int:
+    """Sum over tiles of the wall-respecting distance to their home cell (Manhattan without walls).
+
+    >>> walk_distance(Board(1, 3, (0, 1, 2)), Board(1, 3, (1, 2, 0)))
+    2
+    """
+    dist = cell_distances(goal)
+    home = goal.positions()
+    return sum(dist[c][home[v]] for c, v in enumerate(board.cells) if v > 0)
+
+
+def random_walk(board: Board, slides: int, rng: random.Random) -> Board:
+    """The board after ``slides`` random legal slides, never undoing the slide just made.
+
+    Forbidding the immediate undo keeps a walk from wasting half its steps; a board whose only
+    legal slide is the undo still takes it, and a board without any slide stays as it is.
+    """
+    undo: Action | None = None
+    for _ in range(slides):
+        options = legal_slides(board)
+        if not options:
+            break
+        fresh = [a for a in options if a != undo] or options
+        action = rng.choice(fresh)
+        cell, direction = action_cell(action), action_direction(action)
+        target = neighbour(cell, direction, board.rows, board.cols)
+        assert target is not None
+        undo = action_of(target, direction ^ 1)
+        board = slide(board, action)
+    return board
+
+
+# ---------------------------------------------------------------------------------------------
+# Solvability
+
+
+Verdict: TypeAlias = Literal["solvable", "unsolvable", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class Solvability:
+    """Whether ``start`` can reach ``goal``: a verdict and the reason behind it."""
+
+    verdict: Verdict
+    reason: str
+
+
+def _components(adjacent: Sequence[Sequence[Cell]], cells: Sequence[Cell]) -> list[list[Cell]]:
+    """Connected components of the graph induced on ``cells``."""
+    inside, seen, parts = set(cells), set[int](), []
+    for start in cells:
+        if start in seen:
+            continue
+        part, stack = [], [start]
+        seen.add(start)
+        while stack:
+            c = stack.pop()
+            part.append(c)
+            for m in adjacent[c]:
+                if m in inside and m not in seen:
+                    seen.add(m)
+                    stack.append(m)
+        parts.append(sorted(part))
+    return parts
+
+
+def _biconnected(adjacent: Sequence[Sequence[Cell]], cells: Sequence[Cell]) -> bool:
+    """True if the induced graph stays connected after removing any one cell (and has >= 3 cells)."""
+    return len(cells) >= 3 and all(
+        len(_components(adjacent, [c for c in cells if c != cut])) == 1 for cut in cells
+    )
+
+
+def _permutation_parity(mapping: Mapping[int, int]) -> int:
+    """Parity (0 even, 1 odd) of a permutation given as a dict, by counting cycles."""
+    seen, parity = set[int](), 0
+    for start in mapping:
+        length, c = 0, start
+        while c not in seen:
+            seen.add(c)
+            c = mapping[c]
+            length += 1
+        if length:
+            parity ^= (length - 1) & 1
+    return parity
+
+
+def _cycle_order(adjacent: Sequence[Sequence[Cell]], part: Sequence[Cell], board: Board) -> list[int]:
+    """Tiles read once around a component that is a simple cycle, starting at its smallest cell."""
+    order, previous, c = [], -1, part[0]
+    for _ in part:
+        order.append(board.cells[c])
+        previous, c = c, next(m for m in adjacent[c] if m != previous and m in set(part))
+    return [v for v in order if v > 0]
+
+
+def _rotations_equal(a: list[int], b: list[int]) -> bool:
+    return len(a) == len(b) and (not a or any(a[i:] + a[:i] == b for i in range(len(a))))
+
+
+def check_solvable(start: Board, goal: Board) -> Solvability:
+    """Decide whether ``start`` reaches ``goal`` where a rule decides it; else say why not.
+
+    Always checked: same size and walls, same tiles, and per connected region of movable cells the
+    same tiles and number of blanks. With one blank, the permutation parity must match the parity of
+    the blank's displacement (grid graphs are bipartite); that parity is also sufficient when the
+    blank's region is 2-connected and not a cycle (Wilson, 1974). A cycle is decided by the cyclic
+    order of its tiles. Other cases (two or more blanks, a region with a cut cell) have no rule here:
+    the verdict is "unknown" and a complete search decides.
+
+    >>> check_solvable(Board(2, 2, (2, 1, 3, 0)), Board(2, 2, (1, 2, 3, 0))).verdict
+    'unsolvable'
+    >>> check_solvable(Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8)), goal_board(3, 3)).verdict
+    'solvable'
+    """
+    if (start.rows, start.cols) != (goal.rows, goal.cols):
+        return Solvability(
+            "unsolvable", f"boards differ in size: {start.rows}x{start.cols} vs {goal.rows}x{goal.cols}"
+        )
+    if start.walls != goal.walls:
+        return Solvability("unsolvable", f"walls differ: {list(start.walls)} vs {list(goal.walls)}")
+    if start.tiles != goal.tiles:
+        return Solvability("unsolvable", f"tiles differ: {list(start.tiles)} vs {list(goal.tiles)}")
+    adjacent = movable_neighbours(goal)
+    movable = [c for c, v in enumerate(goal.cells) if v != WALL]
+    parts = _components(adjacent, movable)
+    for part in parts:
+        a = sorted(start.cells[c] for c in part)
+        b = sorted(goal.cells[c] for c in part)
+        if a != b:
+            return Solvability("unsolvable", f"the region of cells {part} holds different tiles or blanks")
+        if BLANK not in a and any(start.cells[c] != goal.cells[c] for c in part):
+            return Solvability(
+                "unsolvable", f"the region of cells {part} has no blank, so nothing in it moves"
+            )
+    if len(start.blanks) > 1:
+        return Solvability(
+            "unknown",
+            "with two or more blanks no parity invariant exists and no rule is implemented; "
+            "a complete search decides (the solvers answer 'unsolvable' when they exhaust the space)",
+        )
+    (part,) = [p for p in parts if start.blanks[0] in p]
+    return _one_blank_verdict(start, goal, adjacent, part)
+
+
+def _one_blank_verdict(
+    start: Board, goal: Board, adjacent: list[list[Cell]], part: list[Cell]
+) -> Solvability:
+    """The one-blank rules on the blank's region ``part``."""
+    if all(len([m for m in adjacent[c] if m in part]) == 2 for c in part) and len(part) > 2:
+        same = _rotations_equal(_cycle_order(adjacent, part, start), _cycle_order(adjacent, part, goal))
+        why = "the region is a cycle; tiles keep their cyclic order"
+        return Solvability("solvable" if same else "unsolvable", why)
+    where = {v: c for c, v in enumerate(goal.cells) if v >= 0}
+    mapping = {c: where[start.cells[c]] for c in part}
+    (s_blank,), (g_blank,) = start.blanks, goal.blanks
+    colour = sum(divmod(s_blank, start.cols)) + sum(divmod(g_blank, goal.cols))
+    if _permutation_parity(mapping) != colour & 1:
+        return Solvability(
+            "unsolvable", "permutation parity differs from the parity of the blank's displacement"
+        )
+    if _biconnected(adjacent, part):
+        return Solvability(
+            "solvable", "parity matches and the blank's region is 2-connected (Wilson's theorem)"
+        )
+    return Solvability(
+        "unknown",
+        "parity matches, but the blank's region has a cut cell, where parity is not sufficient; "
+        "a complete search decides",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The game API
+
+
+class SlidingPuzzle:
+    """A one-player sliding puzzle: reach the goal in as few slides as possible.
+
+    ``variant="homework"`` is the NTU board (4x5, walls 8/10/12, two blanks); ``"classic"`` builds
+    ``goal_board(rows, cols, blanks=..., walls=..., blank_first=...)``; an explicit ``goal`` (and
+    ``start``) as row-major cells overrides both. Without ``start`` the initial board is a seeded
+    random walk of ``scramble`` slides from the goal. The game ends at the goal, with returns
+    ``(-slides,)``, or after ``max_moves`` slides without it, with ``(-(max_moves + 1),)``: worse
+    than any solution, so random play ends and ranks below every solver.
+
+    >>> game = SlidingPuzzle(rows=2, cols=2, scramble=3)
+    >>> game.new_initial_state(seed=1).board.tiles
+    (1, 2, 3)
+    """
+
+    name = "slidingpuzzle"
+    num_players = 1
+    enumerable_actions = True
+    zero_sum = False
+
+    def __init__(
+        self,
+        rows: int = 3,
+        cols: int = 3,
+        *,
+        variant: str = "classic",
+        blanks: int = 1,
+        walls: Sequence[Cell] = (),
+        blank_first: bool = False,
+        goal: Sequence[int] | None = None,
+        start: Sequence[int] | None = None,
+        scramble: int = 200,
+        max_moves: int = 200,
+    ) -> None:
+        if variant == "homework":
+            rows, cols, blanks, walls, blank_first = 4, 5, 2, HOMEWORK_WALLS, False
+        elif variant != "classic":
+            raise BoardError(f"unknown sliding-puzzle variant {variant!r}; use 'classic' or 'homework'")
+        self.goal = (
+            Board(rows, cols, tuple(goal))
+            if goal is not None
+            else goal_board(rows, cols, blanks=blanks, walls=walls, blank_first=blank_first)
+        )
+        self.start = Board(rows, cols, tuple(start)) if start is not None else None
+        if max_moves < 0 or scramble < 0:
+            raise BoardError("max_moves and scramble must not be negative")
+        self.scramble, self.max_moves = scramble, max_moves
+        self._params: dict[str, JSON] = {
+            "rows": rows,
+            "cols": cols,
+            "variant": variant,
+            "goal": list(self.goal.cells),
+            "start": None if start is None else list(start),
+            "scramble": scramble,
+            "max_moves": max_moves,
+        }
+
+    @property
+    def params(self) -> Mapping[str, JSON]:
+        """The parameters that rebuild this game."""
+        return dict(self._params)
+
+    def max_plies(self) -> int | None:
+        """At most ``max_moves`` slides are played."""
+        return self.max_moves
+
+    def new_initial_state(self, seed: int | None = None) -> PuzzleState:
+        """The given start, or a random walk from the goal seeded by ``seed`` (0 when None)."""
+        board = self.start or random_walk(
+            self.goal, self.scramble, random.Random(0 if seed is None else seed)
+        )
+        return PuzzleState(self, board)
+
+    def state_from_json(self, data: Mapping[str, JSON]) -> PuzzleState:
+        """Inverse of :meth:`PuzzleState.to_json`."""
+        try:
+            board = Board(self.goal.rows, self.goal.cols, tuple(int(v) for v in data["cells"]))
+            forfeit = data.get("forfeit")
+            return PuzzleState(
+                self,
+                board,
+                int(data.get("moves", 0)),
+                None if forfeit is None else Outcome.from_json(forfeit),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise StateFormatError(f"slidingpuzzle: not a state: {error}") from error
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleState(BaseState[Action]):
+    """A position of :class:`SlidingPuzzle`: the board and the number of slides made so far."""
+
+    puzzle: SlidingPuzzle = field(repr=False, compare=False)
+    board: Board
+    moves: int = 0
+    forfeited: Outcome | None = None
+
+    @property
+    def game(self) -> Any:
+        return self.puzzle
+
+    def current_player(self) -> Player:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal slide, ascending; empty at the end."""
+        return [] if self.is_terminal() else legal_slides(self.board)
+
+    def _apply(self, action: Action) -> PuzzleState:
+        return PuzzleState(self.puzzle, slide(self.board, action), self.moves + 1)
+
+    def is_solved(self) -> bool:
+        """True when the board is the goal."""
+        return self.board == self.puzzle.goal
+
+    def is_terminal(self) -> bool:
+        return self.forfeited is not None or self.is_solved() or self.moves >= self.puzzle.max_moves
+
+    def outcome(self) -> Outcome | None:
+        if self.forfeited is not None:
+            return self.forfeited
+        if self.is_solved():
+            return Outcome((-float(self.moves),), "normal", f"solved in {self.moves} slides")
+        if self.moves >= self.puzzle.max_moves:
+            return Outcome((-float(self.puzzle.max_moves + 1),), "adjudicated", "move cap reached unsolved")
+        return None
+
+    def forfeit(self, player: Player, termination: str, reason: str) -> PuzzleState:
+        result = Outcome((-float(self.puzzle.max_moves + 1),), termination, reason, player)
+        return PuzzleState(self.puzzle, self.board, self.moves, result)
+
+    def action_to_string(self, action: Action) -> str:
+        return action_to_text(action)
+
+    def string_to_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "cells": list(self.board.cells),
+            "moves": self.moves,
+            "forfeit": None if self.forfeited is None else self.forfeited.to_json(),
+        }
+
+    def to_text(self) -> str:
+        from gridarena.games.slidingpuzzle.render import render_board
+
+        return f"{render_board(self.board)}\nslides {self.moves}"

@@ -1,0 +1,110 @@
+"""The ``gridarena puzzle`` subcommand, called through configure/run as the CLI does."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from gridarena.cli import puzzle
+from gridarena.games.slidingpuzzle.formats import (
+    PuzzleCase,
+    check_solution,
+    format_homework_case,
+    parse_case,
+    parse_solution,
+)
+from gridarena.games.slidingpuzzle.pdb import load_pdb
+from gridarena.games.slidingpuzzle.rules import Board, homework_goal
+
+CASE1_2 = Board(4, 5, (1, 2, 3, 0, 4, 6, 7, 8, -1, 5, -1, 12, -1, 14, 10, 16, 17, 18, 15, 0))
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    puzzle.configure(parser)
+    return puzzle.run(parser.parse_args(argv))
+
+
+@pytest.fixture
+def case_file(tmp_path: Path) -> Path:
+    path = tmp_path / "case1_2.in"
+    path.write_text(format_homework_case(PuzzleCase(CASE1_2, homework_goal())))
+    return path
+
+
+@pytest.mark.parametrize("algo", ["bfs", "astar", "idastar"])
+def test_solve_prints_the_homework_answer(
+    algo: str, case_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["solve", str(case_file), "--algo", algo]) == 0
+    out, err = capsys.readouterr()
+    case = parse_case(case_file.read_text())
+    assert check_solution(case, parse_solution(out), optimal=5) == 5
+    assert "expanded=" in err and "length=5" in err
+
+
+def test_solve_with_a_pdb_builds_it_into_the_given_directory(
+    case_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "pdbs"
+    argv = [
+        "solve",
+        str(case_file),
+        "--algo",
+        "pdb",
+        "--partition",
+        "2-2-2-2-2-2-1-1-1",
+        "--pdb",
+        str(folder),
+    ]
+    assert run([*argv, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["length"] == 5 and result["algorithm"] == "idastar/pdb(2-2-2-2-2-2-1-1-1)"
+    assert len(list(folder.glob("*.pdb"))) == 9
+
+
+def test_one_line_boards_and_unsolvable_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = tmp_path / "eight.txt"
+    line.write_text("1 2 3 4 5 6 0 7 8\n")
+    assert run(["solve", str(line), "--algo", "idastar"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "2"
+    line.write_text("2 1 3 4 5 6 7 8 0\n")
+    assert run(["solve", str(line), "--algo", "idastar"]) == 1
+    assert "unsolvable" in capsys.readouterr().err
+
+
+def test_check_replays_an_answer(case_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    answer = tmp_path / "answer.txt"
+    answer.write_text("5\n18 3\n4 2\n9 0\n14 0\n19 0\n")
+    assert run(["check", str(case_file), str(answer), "--optimal", "5"]) == 0
+    answer.write_text("1\n18 3\n")
+    with pytest.raises(Exception, match="differs from the goal"):
+        run(["check", str(case_file), str(answer)])
+
+
+def test_pdb_build_from_a_student_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "two.in"
+    config.write_text("0 0 0 0 0\n0 0 0 -1 0\n-1 0 -1 0 0\n0 0 0 0 0\nout/1-6.pdb\n1 6\nout/2-3.pdb\n2 3\n")
+    assert run(["pdb", "build", str(config), "--pdb", str(tmp_path), "--json"]) == 0
+    built = json.loads(capsys.readouterr().out)
+    assert [b["pattern"] for b in built] == [[1, 6], [2, 3]]
+    assert load_pdb(tmp_path / "out" / "1-6.pdb", goal=homework_goal(), pattern=(1, 6)).entries == 272
+
+
+def test_pdb_build_by_partition_and_bad_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["pdb", "build", "--board", "3x3", "--partition", "4-4", "--pdb", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("3x3-*.pdb"))) == 2
+    with pytest.raises(puzzle.PuzzleUsageError, match="--board and --partition"):
+        run(["pdb", "build", "--board", "3x3"])
+
+
+def test_bench_summarises_seeded_boards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "--board", "3x3", "--count", "5", "--walk", "0", "--seed", "3", "--json"]
+    assert run(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["solved"] == 5 and len(first["lengths"]) == 5
+    assert run(argv) == 0
+    assert json.loads(capsys.readouterr().out)["lengths"] == first["lengths"]

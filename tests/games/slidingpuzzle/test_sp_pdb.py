@@ -1,0 +1,207 @@
+"""Pattern databases: ranking, the numba builder against a brute-force oracle, files and refusals."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gridarena.games.slidingpuzzle.pdb import (
+    Geometry,
+    PdbError,
+    PdbFileError,
+    build_pdb,
+    build_set,
+    build_values,
+    build_values_ref,
+    default_cache_dir,
+    load_pdb,
+    load_set,
+    pack_nibbles,
+    partition,
+    placement_weights,
+    rank_placement,
+    rank_placement_ref,
+    save_pdb,
+    unrank_placement,
+)
+from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, legal_slides, slide
+
+
+@settings(deadline=None)
+@given(
+    st.integers(1, 20).flatmap(lambda m: st.tuples(st.just(m), st.permutations(range(m)), st.integers(1, m)))
+)
+def test_rank_and_unrank_agree_with_the_reference(args: tuple[int, list[int], int]) -> None:
+    m, order, k = args
+    cells = np.array(order[:k], dtype=np.int64)
+    weights = placement_weights(m, k)
+    rank = rank_placement(cells, k, weights)
+    assert rank == rank_placement_ref(list(cells), m)
+    back = np.empty(k, dtype=np.int64)
+    unrank_placement(rank, k, m, weights, back)
+    assert back.tolist() == cells.tolist()
+
+
+def test_ranking_is_a_perfect_hash() -> None:
+    ranks = sorted(rank_placement_ref(p, 6) for p in itertools.permutations(range(6), 3))
+    assert ranks == list(range(6 * 5 * 4))
+
+
+CASES = [
+    (goal_board(2, 3), (1, 2)),
+    (goal_board(3, 3), (1, 2, 3)),
+    (goal_board(3, 3, blank_first=True), (1, 2, 3, 4)),
+    (goal_board(3, 3, blanks=2), (1, 2, 3)),
+    (goal_board(3, 3, blanks=2, walls=(4,)), (1, 2, 6)),
+    (goal_board(3, 4, blanks=2, walls=(5,)), (1, 2, 8, 9)),
+    (goal_board(3, 4, walls=(5, 6)), (3, 4, 8, 1)),
+    (homework_goal(), (1, 6)),
+]
+
+
+@pytest.mark.parametrize(("goal", "pattern"), CASES, ids=lambda x: repr(x)[:60])
+def test_builder_matches_the_brute_force_oracle(goal: Board, pattern: tuple[int, ...]) -> None:
+    values, _ = build_values(goal, pattern)
+    geo = Geometry.of(goal)
+    expected = np.full(len(values), 255, dtype=np.uint8)
+    for cells, d in build_values_ref(goal, pattern).items():
+        expected[rank_placement_ref([int(geo.index[c]) for c in cells], geo.size)] = d
+    assert np.array_equal(values, expected)
+
+
+def true_distances(goal: Board) -> dict[Board, int]:
+    dist, queue = {goal: 0}, deque([goal])
+    while queue:
+        board = queue.popleft()
+        for action in legal_slides(board):
+            child = slide(board, action)
+            if child not in dist:
+                dist[child] = dist[board] + 1
+                queue.append(child)
+    return dist
+
+
+@pytest.mark.parametrize(
+    ("goal", "patterns"),
+    [
+        (goal_board(2, 4), ((1, 2, 5), (3, 4, 6, 7))),
+        (goal_board(3, 3, blanks=2, walls=(4,)), ((1, 2, 3), (6, 7))),
+        (goal_board(2, 4, blanks=2), ((1, 2, 3), (4, 5, 6))),
+    ],
+)
+def test_additive_sums_never_exceed_the_true_distance(
+    goal: Board, patterns: tuple[tuple[int, ...], ...]
+) -> None:
+    pdbs = [build_pdb(goal, p) for p in patterns]
+    tight = 0
+    for board, d in true_distances(goal).items():
+        total = sum(p.lookup(board) for p in pdbs)
+        assert total <= d, board
+        tight += total == d
+    assert tight > 1  # the bound is informative, not all zeros
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    goal = goal_board(3, 3)
+    for storage in ("u8", "u4"):
+        pdb = build_pdb(goal, (1, 2), storage)
+        path = save_pdb(pdb, tmp_path / f"{storage}.pdb")
+        loaded = load_pdb(path, goal=goal, pattern=(1, 2))
+        assert isinstance(loaded.table, np.memmap)
+        assert np.array_equal(loaded.unpacked(), pdb.unpacked())
+        assert loaded.header["max_value"] == pdb.header["max_value"]
+
+
+def test_nibble_packing_keeps_values() -> None:
+    values = np.arange(15, dtype=np.uint8)
+    packed = pack_nibbles(values)
+    assert len(packed) == 8
+    pdb = build_pdb(goal_board(2, 3), (1, 2), "u4")
+    assert [pdb.value(r) for r in range(len(pdb.unpacked()))] == pdb.unpacked().tolist()
+
+
+def test_values_too_big_for_four_bits_are_refused() -> None:
+    with pytest.raises(PdbError, match="do not fit 4 bits"):
+        build_pdb(goal_board(3, 4, walls=(5, 6)), (3, 4, 8, 1), "u4")
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> Path:
+    return save_pdb(build_pdb(goal_board(3, 3), (1, 2, 3)), tmp_path / "x.pdb")
+
+
+def test_a_truncated_file_is_refused(saved: Path) -> None:
+    data = saved.read_bytes()
+    saved.write_bytes(data[:-10])
+    with pytest.raises(PdbFileError, match="truncated: expected 252 data bytes"):
+        load_pdb(saved)
+    saved.write_bytes(data[:20])
+    with pytest.raises(PdbFileError, match="truncated inside the header"):
+        load_pdb(saved)
+
+
+def test_a_corrupted_file_is_refused(saved: Path) -> None:
+    data = bytearray(saved.read_bytes())
+    data[-1] ^= 1
+    saved.write_bytes(bytes(data))
+    with pytest.raises(PdbFileError, match="checksum mismatch"):
+        load_pdb(saved)
+    assert load_pdb(saved, verify=False).pattern == (1, 2, 3)
+
+
+def test_a_mismatched_file_is_refused(saved: Path) -> None:
+    with pytest.raises(PdbFileError, match=r"built for pattern \[1, 2, 3\], but \[1, 2, 4\] was asked for"):
+        load_pdb(saved, pattern=(1, 2, 4))
+    with pytest.raises(PdbFileError, match="built for goal"):
+        load_pdb(saved, goal=goal_board(3, 3, blank_first=True))
+
+
+def test_foreign_files_are_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"\x00" * 100)
+    with pytest.raises(PdbFileError, match="bad magic number"):
+        load_pdb(other)
+    with pytest.raises(PdbFileError, match="cannot read"):
+        load_pdb(tmp_path / "missing.pdb")
+
+
+def test_build_set_reuses_good_files_and_replaces_bad_ones(tmp_path: Path) -> None:
+    goal = goal_board(2, 4)
+    patterns = partition(goal, "3-4")
+    paths = build_set(goal, patterns, tmp_path)
+    stamp = paths[0].stat().st_mtime_ns
+    assert build_set(goal, patterns, tmp_path)[0].stat().st_mtime_ns == stamp
+    paths[0].write_bytes(paths[0].read_bytes()[:-1])
+    build_set(goal, patterns, tmp_path)
+    assert [p.pattern for p in load_set(goal, patterns, tmp_path)] == [(1, 2, 3), (4, 5, 6, 7)]
+
+
+def test_missing_set_says_how_to_build(tmp_path: Path) -> None:
+    with pytest.raises(PdbError, match="gridarena puzzle pdb build"):
+        load_set(goal_board(2, 4), ((1, 2),), tmp_path)
+
+
+def test_partitions() -> None:
+    assert partition(goal_board(4, 4), "7-8")[1] == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert [len(g) for g in partition(homework_goal(), "6-6-3")] == [6, 6, 3]
+    assert sorted(t for g in partition(goal_board(5, 5), "6-6-6-6") for t in g) == list(range(1, 25))
+    with pytest.raises(PdbError, match="needs 10 tiles"):
+        partition(goal_board(2, 3), "5-5")
+
+
+def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GRIDARENA_CACHE", str(tmp_path))
+    assert default_cache_dir() == tmp_path / "pdb"
+    monkeypatch.delenv("GRIDARENA_CACHE")
+    assert default_cache_dir() == Path.home() / ".cache" / "gridarena" / "pdb"
+
+
+def test_three_blanks_are_refused() -> None:
+    with pytest.raises(PdbError, match="at most 2 blanks"):
+        build_values(goal_board(2, 3, blanks=3), (1,))
