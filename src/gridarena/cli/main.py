@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "tournament": "gridarena.cli.tournament",
     "results": "gridarena.cli.results",
     "puzzle": "gridarena.cli.puzzle",
+    "isolation": "gridarena.cli.isolation",
 }
 
 

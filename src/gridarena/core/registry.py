@@ -44,6 +44,17 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
     "isolation": {
         "human": "gridarena.games.isolation.bots:make_human_bot",
         "greedy": "gridarena.games.isolation.bots:make_greedy_bot",
+        "mm_open": "gridarena.games.isolation.agents:make_mm_open",
+        "mm_center": "gridarena.games.isolation.agents:make_mm_center",
+        "mm_improved": "gridarena.games.isolation.agents:make_mm_improved",
+        "ab_open": "gridarena.games.isolation.agents:make_ab_open",
+        "ab_center": "gridarena.games.isolation.agents:make_ab_center",
+        "ab_improved": "gridarena.games.isolation.agents:make_ab_improved",
+        "ab_custom": "gridarena.games.isolation.agents:make_ab_custom",
+        "ab_custom_2": "gridarena.games.isolation.agents:make_ab_custom_2",
+        "ab_custom_3": "gridarena.games.isolation.agents:make_ab_custom_3",
+        "ab_custom_4": "gridarena.games.isolation.agents:make_ab_custom_4",
+        "best": "gridarena.games.isolation.agents:make_best",
     },
     "pentocity": {
         "example": "gridarena.games.pentocity.bots:make_example_bot",
