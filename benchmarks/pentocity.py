@@ -1,13 +1,16 @@
 """Pentocity: placement enumeration vectorised over the grid against a loop per cell, and whole games.
 
-Usage: ``python benchmarks/pentocity_bench.py [--positions 8] [--repeat 5] [--seed 1]``
+Usage: ``python benchmarks/pentocity.py [--positions 8] [--repeat 5] [--seed 1]
+[--players best,group1,rowbyrow] [--games 3] [--sequencer random] [--only players]``
 
 Part 1 enumerates every valid (rotation, location) of a request on seeded mid-game lands, once with
 ``placement_mask`` (numpy shifts over whole grids) and once with the baseline: the rules' own check per
 candidate (``resolve_move`` per location and rotation, as a Java-style player calling ``buildable`` in a
 loop would). Both must find the same placements; the table shows the median time per position and the
 speed-up over the baseline measured in the same process. Part 2 times whole games (median of
-``--repeat``). Nothing is compiled: no warm-up to exclude.
+``--repeat``). Part 3 gives the seconds per game of each player (``--players``) on the first ``--games``
+seeds of the 2016 tournament: median wall-clock and CPU seconds per game, the mean score, and the time
+ratio against ``rowbyrow`` run in the same process. Nothing is compiled: no warm-up to exclude.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 from gridarena.bots.base import Bot, RandomBot
 from gridarena.games.pentocity.bots import ExampleBot, RowByRowBot
 from gridarena.games.pentocity.land import SIDE, Move, placement_mask
+from gridarena.games.pentocity.players.series import SEEDS_2016, make_pentocity_bot
 from gridarena.games.pentocity.rules import Pentocity, PentocityState, Placement, resolve_move
 from gridarena.games.pentocity.sequencers import make_sequencer, take
 from gridarena.games.pentocity.simulator import GameRecord, play_game
@@ -84,12 +88,47 @@ def time_games(game: Pentocity, make: Callable[[int], Bot], repeat: int) -> tupl
     return seconds, records[-1]
 
 
+def player_times(spec: str, sequencer: str, games: int) -> tuple[float, float, float]:
+    """Median wall and CPU seconds per game of ``spec`` and its mean score, on the first 2016 seeds."""
+    walls, cpus, scores = [], [], []
+    for seed in SEEDS_2016[:games]:
+        game = Pentocity(sequencer=sequencer, cpu_time=None)
+        bot = make_pentocity_bot(game, spec, seed)
+        start = time.perf_counter()
+        record = play_game(game, bot, seed=seed)
+        walls.append(time.perf_counter() - start)
+        cpus.append(record.cpu_seconds)
+        scores.append(record.score)
+    return statistics.median(walls), statistics.median(cpus), statistics.fmean(scores)
+
+
+def players_table(specs: list[str], sequencer: str, games: int) -> None:
+    """Part 3: seconds per game per player, with the ratio to ``rowbyrow`` timed in this process."""
+    print(f"seconds per game on {sequencer}, 2016 seeds {list(SEEDS_2016[:games])}")
+    print(f"{'player':<16}{'median s':>10}{'median cpu s':>14}{'mean score':>12}{'x rowbyrow':>12}")
+    base = player_times("rowbyrow", sequencer, games)[0]
+    for spec in specs:
+        wall, cpu, score = player_times(spec, sequencer, games)
+        print(f"{spec:<16}{wall:>10.2f}{cpu:>14.2f}{score:>12.1f}{wall / base:>12.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--players", default="best,packer,group1,components,jigsaw,shortroad,diagonal,rowbyrow"
+    )
+    parser.add_argument("--games", type=int, default=3, help="games per player (the first 2016 seeds)")
+    parser.add_argument("--sequencer", default="random")
+    parser.add_argument("--only", choices=["enumeration", "players"], help="run one part only")
     args = parser.parse_args()
+    if args.only != "enumeration":
+        players_table(args.players.split(","), args.sequencer, args.games)
+        print()
+    if args.only == "players":
+        return
     states = positions(args.positions, args.seed)
     for state in states:
         assert vectorised(state) == per_cell(state), "the two enumerations disagree"

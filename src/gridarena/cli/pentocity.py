@@ -1,5 +1,15 @@
-"""Pentocity tools. ``gridarena pentocity sequence --sequencer random --seed 869 --count 8`` prints the
-request stream in the format of the spec's test vectors (cells in Java's HashSet order)."""
+"""Pentocity tools.
+
+``gridarena pentocity sequence --sequencer random --seed 869 --count 8`` prints the request stream in the
+format of the spec's test vectors (cells in Java's HashSet order).
+
+``gridarena pentocity run --player best --sequencer random --seed 869`` plays single-player games and
+prints the scores with their mean and 95 % interval. ``--seed X`` replays the request stream of seed X
+``--repeats`` times (the player's seed changes); ``--seeds a,b,c`` plays one game per seed; without either,
+``--repeats`` games get seeds derived from ``--master`` (drawn and printed when absent).
+
+``gridarena pentocity tournament --players best`` plays players × sequencers × the ten 2016 seeds on a
+pool of processes and prints our means beside the 2016 table."""
 
 from __future__ import annotations
 
@@ -8,11 +18,23 @@ import json
 import sys
 from collections.abc import Callable
 
+from gridarena.arena.seeds import new_master_seed, parse_seed_list, run_seed, to_java_long
+from gridarena.arena.stats import RunSummary, format_mean, summarize_runs
 from gridarena.core.errors import GridArenaError
+from gridarena.core.specs import split_players
 from gridarena.games.pentocity.formats import request_line
+from gridarena.games.pentocity.players.series import (
+    REFERENCE_2016,
+    SEEDS_2016,
+    GameTask,
+    TaskResult,
+    make_pentocity_bot,
+    play_tasks,
+)
+from gridarena.games.pentocity.rules import Pentocity
 from gridarena.games.pentocity.sequencers import SEQUENCERS, entropy_seed, make_sequencer, take
 
-HELP = "Pentocity: print a sequencer's request stream"
+HELP = "Pentocity: request streams, single-player runs and the 2016 tournament"
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -36,6 +58,55 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sequence.add_argument("--count", type=int, default=8, help="number of requests (default 8)")
     sequence.add_argument("--json", action="store_true", help="print the requests as JSON on stdout")
     sequence.set_defaults(pentocity_handler=run_sequence)
+    _configure_run(commands)
+    _configure_tournament(commands)
+
+
+def _configure_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run_parser = commands.add_parser(
+        "run",
+        help="play single-player games: scores, mean and 95 %% interval",
+        description="Play one player on one sequencer; print the scores, their mean and 95 % interval.",
+    )
+    run_parser.add_argument(
+        "--player", required=True, metavar="SPEC", help="player spec, e.g. best or packer(shortlist=4)"
+    )
+    run_parser.add_argument(
+        "--sequencer", default="random", metavar="NAME", help="sequencer (default random)"
+    )
+    seeds = run_parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, help="replay this request stream in every repeat")
+    seeds.add_argument("--seeds", metavar="LIST", help="one game per seed of this comma-separated list")
+    seeds.add_argument("--master", type=int, help="derive the repeats' seeds from this master seed")
+    run_parser.add_argument("--repeats", type=int, default=1, help="games to play (default 1)")
+    _common_options(run_parser, workers=1)
+    run_parser.set_defaults(pentocity_handler=run_run)
+
+
+def _configure_tournament(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    tournament = commands.add_parser(
+        "tournament",
+        help="players x sequencers x the 2016 seeds, beside the 2016 means",
+        description="Play each player on each sequencer and seed; print our means beside the 2016 table.",
+    )
+    tournament.add_argument("--players", default="best", metavar="LIST", help="comma-separated player specs")
+    tournament.add_argument(
+        "--sequencers", default=",".join(REFERENCE_2016), metavar="LIST", help="default: the 14 of 2016"
+    )
+    tournament.add_argument(
+        "--seeds", default=",".join(map(str, SEEDS_2016)), metavar="LIST", help="default: the ten 2016 seeds"
+    )
+    _common_options(tournament, workers=2)
+    tournament.set_defaults(pentocity_handler=run_tournament)
+
+
+def _common_options(parser: argparse.ArgumentParser, workers: int) -> None:
+    parser.add_argument("--workers", type=int, default=workers, help=f"worker processes (default {workers})")
+    parser.add_argument(
+        "--cpu-time", type=float, default=300.0, help="CPU seconds per game, as Java's 300 (0: no limit)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,3 +143,168 @@ def run_sequence(args: argparse.Namespace) -> int:
         for n, building in enumerate(requests, 1):
             print(request_line(n, building))
     return 0
+
+
+def _check_sequencer(name: str) -> None:
+    """UnknownNameError for a sequencer that does not exist (before any game starts)."""
+    Pentocity(sequencer=name)
+
+
+def _check_positive(option: str, value: int) -> None:
+    if value < 1:
+        raise UsageError(f"{option} must be at least 1, got {value}")
+
+
+def run_seeds(args: argparse.Namespace) -> list[tuple[int, int]]:
+    """(sequencer seed, player seed) of every game that ``run`` plays."""
+    _check_positive("--repeats", args.repeats)
+    if args.seeds is not None:
+        if args.repeats != 1:
+            raise UsageError("--seeds plays one game per seed; leave out --repeats")
+        return [(seed, seed) for seed in parse_seed_list(args.seeds)]
+    if args.seed is not None:
+        return [
+            (args.seed, args.seed if i == 0 else to_java_long(run_seed(args.seed, i)))
+            for i in range(args.repeats)
+        ]
+    master = args.master
+    if master is None:
+        master = new_master_seed()
+        print(f"master seed: {master}", file=sys.stderr)
+    derived = [to_java_long(run_seed(master, i)) for i in range(args.repeats)]
+    return [(seed, seed) for seed in derived]
+
+
+def _cpu_time(args: argparse.Namespace) -> float | None:
+    return None if args.cpu_time <= 0 else float(args.cpu_time)
+
+
+def summarize(results: list[TaskResult]) -> RunSummary:
+    """The arena's single-player summary of finished games (an abnormal ending is a failed run)."""
+    scores = [None if r.failed else float(r.score) for r in results]
+    return summarize_runs(scores, [r.failed for r in results])
+
+
+def run_run(args: argparse.Namespace) -> int:
+    """Play ``--repeats`` games (or one per ``--seeds`` item) and print the scores with mean and CI."""
+    _check_positive("--workers", args.workers)
+    _check_sequencer(args.sequencer)
+    make_pentocity_bot(Pentocity(sequencer=args.sequencer), args.player)  # a bad spec fails before any game
+    tasks = [
+        GameTask(args.player, args.sequencer, seed, bot_seed, _cpu_time(args))
+        for seed, bot_seed in run_seeds(args)
+    ]
+    results: list[TaskResult] = []
+    for result in play_tasks(tasks, args.workers):
+        results.append(result)
+        if not args.quiet:
+            record = result.record
+            print(
+                f"game {len(results)}/{len(tasks)}: seed {record.seed} score {record.score} "
+                f"({record.termination}, {result.seconds:.1f} s)",
+                file=sys.stderr,
+            )
+    summary = summarize(results)
+    if args.json:
+        print(json.dumps(_run_json(args, results, summary)))
+    else:
+        print(f"{args.player} on {args.sequencer}: {format_mean(summary)}")
+        print("scores: " + " ".join(str(r.score) for r in results))
+    return 0 if not summary.failures else 1
+
+
+def _run_json(args: argparse.Namespace, results: list[TaskResult], summary: RunSummary) -> dict[str, object]:
+    data: dict[str, object] = {"player": args.player, "sequencer": args.sequencer}
+    data.update(summary.to_json())
+    data["seeds"] = [r.task.seed for r in results]
+    data["bot_seeds"] = [r.task.bot_seed for r in results]
+    data["seconds"] = [round(r.seconds, 3) for r in results]
+    data["games"] = [{k: v for k, v in r.record.to_json().items() if k != "moves"} for r in results]
+    return data
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """Play players × sequencers × seeds and print our means beside the 2016 ones."""
+    _check_positive("--workers", args.workers)
+    players = split_players(args.players)
+    sequencers = [s.strip() for s in args.sequencers.split(",") if s.strip()]
+    seeds = parse_seed_list(args.seeds)
+    for name in sequencers:
+        _check_sequencer(name)
+    for player in players:
+        make_pentocity_bot(Pentocity(), player)
+    tasks = [
+        GameTask(p, s, seed, seed, _cpu_time(args)) for s in sequencers for p in players for seed in seeds
+    ]
+    cells: dict[tuple[str, str], list[TaskResult]] = {}
+    for result in play_tasks(tasks, args.workers):
+        key = (result.task.sequencer, result.task.player)
+        cells.setdefault(key, []).append(result)
+        if not args.quiet and len(cells[key]) == len(seeds):
+            mean = summarize(cells[key]).mean
+            print(f"{key[1]} on {key[0]}: mean {mean if mean is None else round(mean, 1)}", file=sys.stderr)
+    table = {key: summarize(results) for key, results in cells.items()}
+    if args.json:
+        print(json.dumps(_tournament_json(players, sequencers, seeds, cells, table)))
+    else:
+        for line in tournament_table(players, sequencers, table):
+            print(line)
+    return 0 if not any(s.failures for s in table.values()) else 1
+
+
+def _tournament_json(
+    players: list[str],
+    sequencers: list[str],
+    seeds: tuple[int, ...],
+    cells: dict[tuple[str, str], list[TaskResult]],
+    table: dict[tuple[str, str], RunSummary],
+) -> dict[str, object]:
+    rows = []
+    for sequencer in sequencers:
+        reference = REFERENCE_2016.get(sequencer)
+        row: dict[str, object] = {
+            "sequencer": sequencer,
+            "best_2016": None if reference is None else reference.best,
+            "best_2016_player": None if reference is None else reference.group,
+            "mean_2016": None if reference is None else reference.players_mean,
+        }
+        row["players"] = {p: _cell_json(table[(sequencer, p)], cells[(sequencer, p)]) for p in players}
+        rows.append(row)
+    return {"players": players, "seeds": list(seeds), "rows": rows}
+
+
+def _cell_json(summary: RunSummary, results: list[TaskResult]) -> dict[str, object]:
+    """One player's cell: the run summary plus the slowest game in wall-clock and in CPU seconds."""
+    return {
+        **summary.to_json(),
+        "max_seconds": max(r.seconds for r in results),
+        "max_cpu_seconds": max(r.record.cpu_seconds for r in results),
+    }
+
+
+def tournament_table(
+    players: list[str], sequencers: list[str], table: dict[tuple[str, str], RunSummary]
+) -> list[str]:
+    """The text table: one row per sequencer, our mean ± half-width per player, then the 2016 figures.
+
+    >>> t = {("g6", "x"): summarize_runs([2901.0, 2903.0])}
+    >>> print("\\n".join(tournament_table(["x"], ["g6"], t)))
+    sequencer                          x   2016 best  (group)   2016 mean
+    g6                     2902.0 ± 12.7        2900     (g6)        1988
+    """
+    header = f"{'sequencer':<18}" + "".join(f"{p:>18}" for p in players)
+    lines = [header + f"{'2016 best':>12}{'(group)':>9}{'2016 mean':>12}"]
+    for sequencer in sequencers:
+        line = f"{sequencer:<18}"
+        for player in players:
+            summary = table[(sequencer, player)]
+            if summary.mean is None:
+                line += f"{'-':>18}"
+            else:
+                half = "" if summary.halfwidth is None else f" ± {summary.halfwidth:.1f}"
+                line += f"{summary.mean:.1f}{half}".rjust(18)
+        reference = REFERENCE_2016.get(sequencer)
+        if reference is not None:
+            line += f"{reference.best:>12.0f}{'(' + reference.group + ')':>9}{reference.players_mean:>12.0f}"
+        lines.append(line)
+    return lines

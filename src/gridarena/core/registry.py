@@ -59,6 +59,13 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
     "pentocity": {
         "example": "gridarena.games.pentocity.bots:make_example_bot",
         "rowbyrow": "gridarena.games.pentocity.bots:make_rowbyrow_bot",
+        "diagonal": "gridarena.games.pentocity.players:make_diagonal_bot",
+        "jigsaw": "gridarena.games.pentocity.players:make_jigsaw_bot",
+        "components": "gridarena.games.pentocity.players:make_components_bot",
+        "shortroad": "gridarena.games.pentocity.players:make_shortroad_bot",
+        "group1": "gridarena.games.pentocity.players:make_group1_bot",
+        "packer": "gridarena.games.pentocity.players:make_packer_bot",
+        "best": "gridarena.games.pentocity.players:make_best_bot",
     },
     "slidingpuzzle": {
         "solver": "gridarena.games.slidingpuzzle.bots:make_solver_bot",
