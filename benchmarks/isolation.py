@@ -8,8 +8,12 @@
 2. The average completed depth of the best agent at 150 ms per move (its 25 ms margin taken
    off) at plies 5, 10 and 15, next to AB_Improved's.
 3. With ``--pairs N``: fair pairs of the best agent against AB_Improved at 150 ms per move.
+4. With ``--strength N``: N fair pairs that no machine load can change: the best agent with a
+   node budget per move against AB_Improved on its own CPU clock (or its fixed-depth proxy),
+   with and without trap play, and how often AB_Improved converts the wins best's search proves.
 
     .venv/bin/python benchmarks/isolation.py [--positions 12] [--seconds 0.15] [--games 10] [--pairs 0]
+    .venv/bin/python benchmarks/isolation.py --only strength --strength 50 --opponent cpu --trap on
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from gridarena.games.isolation import agents, aind_samples, fast
 from gridarena.games.isolation import tournament as t
-from gridarena.games.isolation.aind import board_from_state
+from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state
 from gridarena.games.isolation.rules import State
 
 
@@ -135,6 +140,96 @@ def pairs(count: int, seed: int) -> None:
     print(f"reasons: {result.reasons}; {time.perf_counter() - start:.0f} s")
 
 
+class Watched:
+    """A best player that remembers, per game, the first ply at which it proved a win or a loss."""
+
+    def __init__(self, player: agents.BestPlayer) -> None:
+        self.player = player
+        self.proof: tuple[int, int] | None = None  # (ply, +1 won / -1 lost)
+
+    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
+        """The best player's move; the first proof of the game is kept."""
+        move = self.player.get_move(game, time_left)
+        last = self.player.last
+        if self.proof is None and last is not None and last.proven:
+            self.proof = (game.move_count, 1 if last.score > 0 else -1)
+        return move
+
+
+def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu") -> None:
+    """Part 4: fair pairs of best against AB_Improved, with the clock chosen by ``opponent``.
+
+    ``cpu``: AB_Improved itself on the CPU clock (150 ms of its own CPU time per move), best with
+    a node budget: the machine's load changes neither. ``depth``: the fixed-depth proxy, best with
+    the node budget. ``wall``: both at 150 ms of wall-clock time (load matters; timeouts counted).
+    """
+    best = Watched(agents.BestPlayer(nodes=None if opponent == "wall" else nodes, trap=trap))
+    names = {"cpu": "ab_improved_cpu", "depth": "ab_improved_depth", "wall": "ab_improved"}
+    other: Any = t.make_player(names[opponent])
+    limit = 150.0 if opponent == "wall" else 60_000.0  # else the budgets are nodes, depth or CPU time
+    timeouts = 0
+    rng = random.Random(seed)
+    wins = games = 0
+    proved: dict[tuple[int, bool], list[int]] = {
+        (1, True): [],
+        (1, False): [],
+        (-1, True): [],
+        (-1, False): [],
+    }
+    unproved = [0, 0]  # games decided with no proof by best: (won, lost)
+    start = time.process_time()
+    split_pairs = 0  # pairs in which best proved a win in one seat and a loss in the other
+    for _ in range(count):
+        signs = []
+        boards = [Board(best, other, 7, 7, rng), Board(other, best, 7, 7, rng)]
+        t._opening(boards, rng)
+        for board in boards:
+            best.proof = None
+            for engine in best.player._engines.values():
+                engine.clear()
+            winner, _, reason = board.play(limit)
+            timeouts += reason == "timeout"
+            assert reason in ("illegal move", "timeout"), reason  # "illegal move": the loser had no move
+            won = winner is best
+            wins, games = wins + won, games + 1
+            signs.append(0 if best.proof is None else best.proof[1])
+            if best.proof is None:
+                unproved[0 if won else 1] += 1
+            else:
+                proved[best.proof[1], won].append(best.proof[0])
+        split_pairs += sorted(signs) == [-1, 1]
+    lo, hi = t.win_interval(wins, games)
+    lost_proofs = proved[-1, True] + proved[-1, False]
+    budget = "150 ms" if opponent == "wall" else f"nodes {nodes:,}"
+    label = {
+        "cpu": f"AB_Improved at 150 ms CPU ({getattr(other, 'late', 0)} moves over)",
+        "depth": "AB_Improved's proxy (depth 7/9/13 by ply)",
+        "wall": "AB_Improved at 150 ms",
+    }[opponent]
+    print(
+        f"best ({budget}, trap {'on' if trap else 'off'}) vs {label}: "
+        f"{wins}/{games} = {100 * wins / games:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%, Wilson), "
+        f"{timeouts} timeouts, {time.process_time() - start:.0f} s CPU"
+    )
+    for sign, label in ((1, "won"), (-1, "lost")):
+        kept, spoiled = proved[sign, True], proved[sign, False]
+        plies = kept + spoiled
+        median = statistics.median(plies) if plies else float("nan")
+        print(
+            f"  games best proved {label} first: {len(plies)} (median proof ply {median:.0f}); "
+            f"best won {len(kept)}, lost {len(spoiled)}"
+        )
+    if lost_proofs:
+        print(
+            f"  AB_Improved converted {len(proved[-1, False])}/{len(lost_proofs)} "
+            f"= {100 * len(proved[-1, False]) / len(lost_proofs):.0f}% of the wins best proved for it"
+        )
+    print(f"  pairs with a proven win in one seat and a proven loss in the other: {split_pairs}/{count}")
+    print(
+        f"  no proof before the end: best won {unproved[0]}, lost {unproved[1]}; trap moves {best.player.trapped}\n"
+    )
+
+
 def main() -> None:
     """Run the parts asked for."""
     parser = argparse.ArgumentParser(
@@ -144,12 +239,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.15)
     parser.add_argument("--games", type=int, default=10, help="positions per ply for the depth table")
     parser.add_argument("--pairs", type=int, default=0, help="fair pairs against AB_Improved (0: skip)")
+    parser.add_argument(
+        "--strength", type=int, default=0, help="fair pairs against AB_Improved (see --opponent)"
+    )
+    parser.add_argument("--nodes", type=int, default=1_200_000, help="best's nodes per move in --strength")
+    parser.add_argument(
+        "--opponent", choices=["cpu", "depth", "wall"], default="cpu", help="--strength: AB_Improved's clock"
+    )
+    parser.add_argument("--trap", choices=["both", "on", "off"], default="both", help="--strength: trap play")
+    parser.add_argument("--only", choices=["speed", "depths", "pairs", "strength"], help="run one part")
     parser.add_argument("--seed", type=int, default=2017)
     args = parser.parse_args()
-    speed(args.positions, args.seconds, args.seed)
-    depths(args.games, args.seed)
-    if args.pairs:
+    if args.only in (None, "speed"):
+        speed(args.positions, args.seconds, args.seed)
+    if args.only in (None, "depths"):
+        depths(args.games, args.seed)
+    if args.pairs and args.only in (None, "pairs"):
         pairs(args.pairs, args.seed)
+    if args.strength and args.only in (None, "strength"):
+        for trap in {"both": (False, True), "on": (True,), "off": (False,)}[args.trap]:
+            strength(args.strength, args.nodes, args.seed, trap, args.opponent)
 
 
 if __name__ == "__main__":

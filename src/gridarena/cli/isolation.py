@@ -3,7 +3,9 @@
 ``gridarena isolation aind-tournament [--agents game_agent.py] [--matches 5]`` reproduces
 tournament.py (the seven CPU opponents, shared random openings played twice with seats swapped,
 the same table) and adds Wilson 95% intervals and per-agent timeout losses.
-``gridarena isolation pairs --agents best ab_improved --pairs 200`` plays fair pairs head to head.
+``gridarena isolation pairs --agents best ab_improved --pairs 200`` plays fair pairs head to head;
+``--agents best_nodes ab_improved_depth --time-limit 60000`` plays the load-independent twins (best
+with a node budget, AB_Improved's fixed-depth proxy), whose result no machine load can change.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from gridarena.cli import isolation as cli
 from gridarena.core.clock import TimeControl
-from gridarena.games.isolation import agents, heuristics
+from gridarena.games.isolation import agents, fast, heuristics
 from gridarena.games.isolation import aind_samples as samples
 from gridarena.games.isolation import tournament as t
-from gridarena.games.isolation.aind import Board, board_from_state
+from gridarena.games.isolation.aind import Board, TimeLeft, board_from_state
 from gridarena.games.isolation.rules import Isolation, State
 
 AGENT_FILE = Path(__file__).parent / "data" / "aind_agent" / "game_agent.py"
@@ -57,13 +57,15 @@ def test_searches_return_a_minimax_best_move(plies: int, seed: int, depth: int, 
     if state.is_terminal():
         return
     me = state.ply % 2
-    player: agents.IsolationPlayer = (
+    player: agents.AlphaBetaPlayer | agents.MinimaxPlayer = (
         agents.AlphaBetaPlayer(score_fn=samples.improved_score, max_depth=depth)
         if alphabeta
         else agents.MinimaxPlayer(search_depth=depth, score_fn=samples.improved_score)
     )
     seats = (player, "other") if me == 0 else ("other", player)
-    row, col = player.get_move(board_from_state(state, *seats, rng=random.Random(seed)), never_late)
+    row, col = player.get_move(
+        board_from_state(state, seats[0], seats[1], rng=random.Random(seed)), never_late
+    )
     best = max(minimax_ref(state.child(m), depth - 1, me) for m in state.legal_actions())
     assert minimax_ref(state.child(row * 5 + col), depth - 1, me) == best
     assert player.completed_depth == depth
@@ -133,8 +135,8 @@ def test_best_player_finds_the_won_endgame() -> None:
 
 def test_best_beats_random() -> None:
     result = t.play_pairs(
-        t.Agent(agents.BestPlayer(margin=15.0), "best"), t.Agent(samples.RandomPlayer(random.Random(1)), "Random"),
-        pairs=3, seed=4, time_limit=60,
+        t.Agent(agents.BestPlayer(nodes=100_000), "best"), t.Agent(samples.RandomPlayer(random.Random(1)), "Random"),
+        pairs=3, seed=4, time_limit=10_000,  # a node budget: the outcome does not depend on the load
     )  # fmt: skip
     assert result.games == 6 and result.wins == 6
 
@@ -245,3 +247,133 @@ def test_random_bot_follows_its_seed() -> None:
         bot.reset(Isolation(), 0, 99)
         picks.append([bot.act(state, TimeControl()).action for _ in range(5)])
     assert picks[0] == picks[1] and all(p in state.legal_actions() for p in picks[0])
+
+
+# ---- AB_Improved's fixed-depth proxy and trap play ---------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 14), st.integers(0, 10**6), st.integers(1, 3))
+def test_model_plays_an_improved_score_minimax_move(plies: int, seed: int, depth: int) -> None:
+    state = random_state(5, 5, plies, seed)
+    if state.is_terminal():
+        return
+    me = state.ply % 2
+    model = agents.ImprovedModel(5, 5)
+    move = model.replies(state, (depth,))[0]
+    best = max(minimax_ref(state.child(m), depth - 1, me) for m in state.legal_actions())
+    # Equal value, unless the model saw a forced win that improved_score only counts as "own - 0".
+    proven = model.engine.search(state, max_depth=depth).proven
+    assert minimax_ref(state.child(move), depth - 1, me) == best or proven
+
+
+def test_proxy_depths_and_player() -> None:
+    assert [agents.proxy_depth(p) for p in (2, 9, 10, 19, 20, 40)] == [7, 7, 9, 9, 13, 13]
+    state = random_state(7, 7, 12, 8)
+    proxy = agents.ImprovedDepthPlayer()
+    board = board_from_state(state, proxy, "x") if state.ply % 2 == 0 else board_from_state(state, "x", proxy)
+    row, col = proxy.get_move(board, lambda: -1.0)  # ignores the clock
+    assert row * 7 + col == proxy.choose(state) and (row, col) in board.get_legal_moves()
+    assert agents.ImprovedDepthPlayer().choose(random_state(3, 3, 9, 0)) == -1
+
+
+def test_best_with_a_node_budget_is_deterministic() -> None:
+    state = random_state(7, 7, 8, 2)
+    moves = [agents.BestPlayer(nodes=30_000).search(state, None) for _ in range(2)]
+    assert moves[0] == moves[1] and moves[0] in state.legal_actions()
+
+
+def lost_position() -> State:
+    """A 7x7 position the best agent proves lost for the side to move, with several moves left."""
+    for seed in range(200):
+        state = random_state(7, 7, 14, seed)
+        if state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        result = agents.BestPlayer(trap=False).engine(7, 7).search(state, nodes=300_000)
+        if result.proven and result.score < 0 and result.score > -fast.WIN + 8:
+            return state
+    raise AssertionError("no lost position found")
+
+
+class ScriptedModel:
+    """An opponent model that answers ``move`` with ``reply`` and every other move with ``default``."""
+
+    def __init__(self, move: int, reply: int, default: dict[int, int]) -> None:
+        self.move, self.reply, self.default, self.nodes = move, reply, default, 0
+
+    def replies(self, state: State, depths: tuple[int, ...], deadline: float | None = None) -> list[int]:
+        last = state.locs[1 - state.ply % 2]
+        assert last is not None
+        return [self.reply if last == self.move else self.default[last]] * len(depths)
+
+
+def test_trap_move_plays_into_a_modelled_mistake() -> None:
+    state = lost_position()
+    solver = agents.BestPlayer(trap=False).engine(7, 7)
+    refutations = {m: solver.search(state.child(m), nodes=300_000).move for m in state.legal_actions()}
+    for move in state.legal_actions():
+        for reply in state.child(move).legal_actions():
+            if solver.search(state.child(move).child(reply), nodes=300_000).score >= fast.WON:
+                player = agents.BestPlayer(nodes=10**6)
+                player.engine(7, 7)
+                player._models[7, 7] = ScriptedModel(move, reply, refutations)  # type: ignore[assignment]
+                first = next(m for m in state.legal_actions() if m != move)
+                assert player.trap_move(state, first, None, None) == move
+                return
+    raise AssertionError("the opponent has no mistake here")
+
+
+def test_trap_move_respects_its_budget() -> None:
+    state = lost_position()
+    player = agents.BestPlayer(nodes=10**6)
+    player.engine(7, 7)
+    first = state.legal_actions()[0]
+    chosen = player.trap_move(state, first, None, None)
+    assert chosen in state.legal_actions()
+    assert player.trap_move(state, first, None, 0) == first  # no budget: the first move stands
+
+
+def test_cli_pairs_of_the_load_independent_twins(capsys: pytest.CaptureFixture[str]) -> None:
+    args = (
+        "pairs",
+        "--agents",
+        "best_nodes",
+        "ab_improved_depth",
+        "--pairs",
+        "1",
+        "--seed",
+        "3",
+        "--width",
+        "5",
+    )
+    assert run_cli(*args, "--time-limit", "60000", "--json") == 0
+    first = json.loads(capsys.readouterr().out)
+    assert run_cli(*args, "--time-limit", "60000", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["wins"] == first["wins"]  # deterministic: no clock involved
+    assert first["games"] == 2 and first["timeout_losses"] == {}
+
+
+def test_proxy_bot_factory() -> None:
+    bot = agents.make_ab_improved_depth(Isolation(), seed=1)
+    state = random_state(7, 7, 10, 6)
+    assert bot.act(state, TimeControl(nodes=10)).action == agents.ImprovedDepthPlayer().choose(state)
+
+
+class Overrunner:
+    """An AIND player that keeps searching until its clock reads past the limit."""
+
+    def get_move(self, game: Board, time_left: TimeLeft) -> tuple[int, int]:
+        while time_left() > -1.0:
+            pass
+        return game.get_legal_moves()[0]
+
+
+def test_cpu_clock_times_moves_on_cpu_time() -> None:
+    state = random_state(7, 7, 6, 2)
+    clocked = t.CpuClock(agents.AlphaBetaPlayer(score_fn=samples.improved_score), limit=40.0)
+    board = board_from_state(state, clocked, "x")
+    assert clocked.get_move(board, lambda: -1.0) in board.get_legal_moves()  # the wall clock is ignored
+    assert clocked.late == 0 and clocked.player.completed_depth >= 1
+    late = t.CpuClock(Overrunner(), limit=5.0)
+    late.get_move(board_from_state(state, late, "x"), never_late)
+    assert late.late == 1

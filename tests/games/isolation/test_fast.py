@@ -94,7 +94,7 @@ def test_separation_matches_twin(size: tuple[int, int], plies: int, seed: int) -
     state = random_state(*size, plies, seed)
     lo, hi, loc0, loc1 = fast.to_words(state)
     eng = engine(*size)
-    assert fast.separated(lo, hi, eng.masks, eng.nbr, loc0, loc1) == fast.separated_ref(state)
+    assert fast.separated(lo, hi, eng.masks, loc0, loc1) == fast.separated_ref(state)
 
 
 @settings(deadline=None, max_examples=40)
@@ -107,7 +107,7 @@ def test_longest_path_matches_twin(size: tuple[int, int], plies: int, seed: int)
     lo, hi, *locs = fast.to_words(state)
     eng = engine(*size)
     for player in (0, 1):
-        got = fast.longest_path(lo, hi, eng.nbr, eng.dark, locs[player], 10**7, fast.MAX_CELLS)
+        got = fast.longest_path(lo, hi, eng.nbr, eng.masks, eng.dark, locs[player], 10**7, fast.MAX_CELLS)
         assert got == fast.longest_path_ref(state, player)
 
 
@@ -115,8 +115,8 @@ def test_longest_path_budget_and_cap() -> None:
     state = State(5, 5).child(0).child(24)
     lo, hi, loc0, _ = fast.to_words(state)
     eng = engine(5, 5)
-    assert fast.longest_path(lo, hi, eng.nbr, eng.dark, loc0, 3, fast.MAX_CELLS) == -1
-    assert fast.longest_path(lo, hi, eng.nbr, eng.dark, loc0, 10**6, 4) == 4
+    assert fast.longest_path(lo, hi, eng.nbr, eng.masks, eng.dark, loc0, 3, fast.MAX_CELLS) == -1
+    assert fast.longest_path(lo, hi, eng.nbr, eng.masks, eng.dark, loc0, 10**6, 4) == 4
 
 
 @settings(deadline=None, max_examples=30)
@@ -200,3 +200,21 @@ def test_split_round_trip() -> None:
     bits = (1 << 127) | (1 << 64) | (1 << 63) | 1
     lo, hi = fast.split(bits)
     assert int(lo) | int(hi) << 64 == bits
+
+
+def test_history_holds_each_completed_depth() -> None:
+    state = random_state(7, 7, 6, 11)
+    result = engine(7, 7, tt_bits=0).search(state, max_depth=4)
+    assert len(result.history) == result.depth == 4 and result.history[-1] == result.move
+    for depth in range(1, 5):
+        assert engine(7, 7, tt_bits=0).search(state, max_depth=depth).move == result.history[depth - 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SIZES), st.integers(4, 40), st.integers(0, 10**6))
+def test_endgame_table_entries_keep_results(size: tuple[int, int], plies: int, seed: int) -> None:
+    state = random_state(*size, plies, seed)
+    if state.is_terminal() or state.width * state.height > 30:
+        return
+    solved = engine(*size, tt_bits=14, sep_depth=2).search(state)
+    assert (solved.score > 0) == (fast.solve_ref(state) > 0)

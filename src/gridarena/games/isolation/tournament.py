@@ -16,14 +16,21 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from gridarena.arena.stats import wilson_interval
 from gridarena.games.isolation import aind_samples as samples
-from gridarena.games.isolation.agents import AlphaBetaPlayer, BestPlayer, MinimaxPlayer
+from gridarena.games.isolation.agents import (
+    BEST_NODES,
+    AlphaBetaPlayer,
+    BestPlayer,
+    ImprovedDepthPlayer,
+    MinimaxPlayer,
+)
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS, AgentLoadError, Board, load_agent_module
 
 NUM_MATCHES = 5
@@ -293,6 +300,33 @@ def make_test_agents(source: AgentSource, extra: Sequence[str] = ()) -> list[Age
     return agents
 
 
+class CpuClock:
+    """An AIND player whose ``time_left()`` runs on this process's CPU clock, ``limit`` ms per move.
+
+    Other processes' load then neither slows it nor makes it time out: the match keeps AIND's
+    search and its 10 ms threshold, and ``late`` counts moves that overran the limit anyway.
+    Play it with a long wall-clock ``--time-limit``.
+    """
+
+    def __init__(self, player: Any, limit: float = TIME_LIMIT_MILLIS) -> None:
+        self.player, self.limit, self.late = player, limit, 0
+
+    def get_move(self, game: Board, time_left: Callable[[], float]) -> tuple[int, int]:
+        """The player's move, timed on the CPU clock."""
+        start = time.process_time()
+
+        def cpu_left() -> float:
+            return self.limit - 1000.0 * (time.process_time() - start)
+
+        # The game is the player's own copy: seat the wrapped player, whom its score functions ask about.
+        for seat in ("_player_1", "_player_2", "_active_player", "_inactive_player"):
+            if getattr(game, seat) is self:
+                setattr(game, seat, self.player)
+        move = self.player.get_move(game, cpu_left)
+        self.late += cpu_left() < 0
+        return cast(tuple[int, int], move)
+
+
 #: AIND-interface players by gridarena bot name (fresh objects on every call).
 PLAYERS: dict[str, Callable[[], Any]] = {
     "random": samples.RandomPlayer,
@@ -307,6 +341,10 @@ PLAYERS: dict[str, Callable[[], Any]] = {
     "ab_custom_3": lambda: AlphaBetaPlayer(score_fn=samples.custom_score_3),
     "ab_custom_4": lambda: AlphaBetaPlayer(score_fn=samples.custom_score_4),
     "best": BestPlayer,
+    # Load-independent twins: a node budget and fixed depths; play them with a long --time-limit.
+    "best_nodes": lambda: BestPlayer(nodes=BEST_NODES),
+    "ab_improved_depth": ImprovedDepthPlayer,
+    "ab_improved_cpu": lambda: CpuClock(AlphaBetaPlayer(score_fn=samples.improved_score)),
 }
 
 
