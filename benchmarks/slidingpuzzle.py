@@ -27,7 +27,13 @@ from gridarena.games.slidingpuzzle.bench import (
     run_method,
     walk_instances,
 )
-from gridarena.games.slidingpuzzle.formats import PuzzleCase, check_solution, parse_homework_case
+from gridarena.games.slidingpuzzle.formats import (
+    PuzzleCase,
+    check_solution,
+    format_solution,
+    parse_homework_case,
+    parse_solution,
+)
 from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
 from gridarena.games.slidingpuzzle.rules import Board, homework_goal
 from gridarena.games.slidingpuzzle.solvers import Heuristic, IdaStar, Solution, astar, make_heuristic
@@ -71,7 +77,7 @@ def print_summaries(rows: list[Summary], published: bool = False) -> None:
     head = (
         f"{'method':<22}{'solved':>8}{'mean h0':>9}{'len med':>8}{'gen med':>12}{'gen mean':>12}{'ms med':>9}"
     )
-    head += f"{'ms mean':>9}{'ms max':>9}{'ratio':>8}"
+    head += f"{'ms mean':>9}{'ms max':>9}{'cpu ms':>8}{'ratio':>8}"
     if published:
         head += f"{'pub h0':>8}{'pub gen':>13}{'pub ms':>9}"
     print(head)
@@ -81,9 +87,10 @@ def print_summaries(rows: list[Summary], published: bool = False) -> None:
         line = (
             f"{s.method:<22}{s.solved:>5}/{s.count:<3}{r['mean_h0']:>8}{r['length_median']:>8}"
             f"{r['generated_median']:>12,.0f}{r['generated_mean']:>12,}{1000 * r['seconds_median']:>9.2f}"
-            f"{1000 * r['seconds_mean']:>9.2f}{1000 * r['seconds_max']:>9.1f}{ratio:>8.3f}"
+            f"{1000 * r['seconds_mean']:>9.2f}{1000 * r['seconds_max']:>9.1f}{1000 * r['cpu_seconds_mean']:>8.1f}"
+            f"{ratio:>8.3f}"
         )
-        key = s.method.split("/")[-1].replace("pdb(", "").replace(")", "")
+        key = s.method.removeprefix("idastar/").replace("pdb(", "").replace(")", "")
         if published and key in PUBLISHED:
             h0, gen, sec = PUBLISHED[key]
             line += f"{h0:>8}{gen:>13,}{1000 * sec:>9.0f}"
@@ -120,9 +127,12 @@ def run_homework(args: argparse.Namespace) -> None:
         return
     boards = walk_instances(goal, args.count, 1000, args.seed)
     results: list[Solution] = []
-    summary = run_method(
-        heuristic.name, solver, boards, max_nodes=args.max_nodes, on_result=lambda i, s: results.append(s)
-    )
+
+    def keep(number: int, found: Solution) -> None:
+        verify(boards[number], goal, found)
+        results.append(found)
+
+    summary = run_method(heuristic.name, solver, boards, max_nodes=args.max_nodes, on_result=keep)
     print(
         f"\n{args.count} random walks of 1000 slides from the goal (seeds {args.seed}..{args.seed + args.count - 1}):"
     )
@@ -132,20 +142,31 @@ def run_homework(args: argparse.Namespace) -> None:
     cross_check(goal, boards, results, args)
 
 
+def verify(board: Board, goal: Board, found: Solution) -> None:
+    """Replay a solution as printed (homework answer text, parsed back); raises if it does not solve."""
+    if found.status == "solved":
+        check_solution(PuzzleCase(board, goal), parse_solution(format_solution(found.actions or ())))
+
+
 def cross_check(goal: Board, boards: list[Board], results: list[Solution], args: argparse.Namespace) -> None:
-    """Re-solve the easier boards with Manhattan-only IDA* (a second, independent heuristic)."""
-    second = IdaStar(make_heuristic(goal))
+    """Re-solve the boards with a second, independent heuristic (``--cross``: Manhattan distance or a
+    partition), capped at ``--cross-nodes`` expansions, and compare lengths where it finishes."""
+    heuristic = heuristic_for(goal, args.cross, args)
+    second = IdaStar(heuristic)
     agree = checked = 0
+    lengths = []
     for board, first in zip(boards, results, strict=True):
         other = second.solve(board, max_nodes=args.cross_nodes)
-        if other.status != "solved":
+        if other.status != "solved" or first.status != "solved":
             continue
         checked += 1
         agree += other.length == first.length
+        lengths.append(other.length or 0)
         check_solution(PuzzleCase(board, goal), first.actions or (), other.length)
+    span = f", lengths {min(lengths)}-{max(lengths)}" if lengths else ""
     print(
-        f"cross-check with Manhattan IDA* (<= {args.cross_nodes:,} expansions): {checked} boards re-solved, "
-        f"{agree} lengths agree"
+        f"cross-check with IDA*/{heuristic.name} (<= {args.cross_nodes:,} expansions): {checked} boards "
+        f"re-solved{span}, {agree} lengths agree"
     )
 
 
@@ -182,7 +203,15 @@ def run_fifteen(args: argparse.Namespace) -> None:
             file=sys.stderr,
         )
         nodes = args.manhattan_nodes if method.startswith("manhattan") else args.max_nodes
-        rows.append(run_method(f"idastar/{method}", IdaStar(heuristic), boards, max_nodes=nodes))
+        rows.append(
+            run_method(
+                f"idastar/{method}",
+                IdaStar(heuristic),
+                boards,
+                max_nodes=nodes,
+                on_result=lambda i, found: verify(boards[i], goal, found),
+            )
+        )
     print(
         f"\n15-puzzle, {args.count} random solvable instances (seed {args.seed}); published: 1000 instances"
     )
@@ -217,6 +246,7 @@ def main() -> None:
     parser.add_argument("--cases", help="folder of homework .in files to solve first")
     parser.add_argument("--max-nodes", type=int, default=1 << 62)
     parser.add_argument("--manhattan-nodes", type=int, default=20_000_000, help="cap for Manhattan IDA*")
+    parser.add_argument("--cross", default="manhattan", help="second heuristic for the cross-check")
     parser.add_argument("--cross-nodes", type=int, default=2_000_000)
     args = parser.parse_args()
     {"homework": run_homework, "fifteen": run_fifteen, "build": run_build}[args.part](args)

@@ -183,7 +183,8 @@ def run_build(args: argparse.Namespace) -> int:
         if not (args.board and args.partition):
             raise PuzzleUsageError("pass a configuration file, or --board and --partition")
         goal = board_by_name(args.board, blank_first=args.blank_first)
-        jobs = [(folder / pdb_filename(goal, p), p) for p in partition(goal, args.partition)]
+        patterns = [p for part in args.partition.split("/") for p in partition(goal, part)]
+        jobs = [(folder / pdb_filename(goal, p), p) for p in dict.fromkeys(patterns)]
     built = []
     for path, tiles in jobs:
         started = time.perf_counter()
@@ -224,7 +225,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.partition:
         heuristic = pdb_heuristic(goal, args.partition, args.pdb, mirror=args.mirror or None, progress=_say)
         if not args.mirror and heuristic.mirror:
-            heuristic = make_heuristic(goal, heuristic.pdbs, mirror=False)
+            heuristic = make_heuristic(goal, heuristic.pdbs, mirror=False, groups=heuristic.groups)
     else:
         heuristic = make_heuristic(goal)
     summary = run_method(heuristic.name, IdaStar(heuristic), boards, max_nodes=args.max_nodes)

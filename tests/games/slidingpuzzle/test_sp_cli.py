@@ -108,3 +108,16 @@ def test_bench_summarises_seeded_boards(tmp_path: Path, capsys: pytest.CaptureFi
     assert first["solved"] == 5 and len(first["lengths"]) == 5
     assert run(argv) == 0
     assert json.loads(capsys.readouterr().out)["lengths"] == first["lengths"]
+
+
+def test_several_disjoint_sets_build_and_solve_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["pdb", "build", "--board", "3x3", "--partition", "4-4/3-5", "--pdb", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("3x3-*.pdb"))) == 4
+    case = tmp_path / "one.txt"
+    case.write_text("8 6 7 2 5 4 3 0 1\n")
+    argv = ["solve", str(case), "--algo", "pdb", "--partition", "4-4/3-5", "--pdb", str(tmp_path), "--json"]
+    assert run(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["algorithm"] == "idastar/pdb(4-4/3-5)+mirror" and result["length"] == 31

@@ -25,6 +25,7 @@ from gridarena.games.slidingpuzzle.pdb import (
     pack_nibbles,
     partition,
     placement_weights,
+    popcount,
     rank_placement,
     rank_placement_ref,
     save_pdb,
@@ -62,6 +63,9 @@ CASES = [
     (goal_board(3, 4, blanks=2, walls=(5,)), (1, 2, 8, 9)),
     (goal_board(3, 4, walls=(5, 6)), (3, 4, 8, 1)),
     (homework_goal(), (1, 6)),
+    (homework_goal(), (12, 18)),  # 12 sits between two walls, 18 beside the blanks
+    (goal_board(5, 5), (1, 7)),  # the 24-puzzle's board: 25 cells, one blank
+    (goal_board(5, 5, blank_first=True), (24, 18, 12)),
 ]
 
 
@@ -205,3 +209,40 @@ def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_
 def test_three_blanks_are_refused() -> None:
     with pytest.raises(PdbError, match="at most 2 blanks"):
         build_values(goal_board(2, 3, blanks=3), (1,))
+
+
+@st.composite
+def small_boards_and_patterns(draw: st.DrawFn) -> tuple[Board, tuple[int, ...]]:
+    """A goal of 2x2..3x4 cells with random walls and one or two blanks, and a pattern of 1-3 tiles."""
+    rows, cols = draw(st.integers(2, 3)), draw(st.integers(2, 4))
+    cells = rows * cols
+    walls = draw(st.lists(st.integers(0, cells - 1), unique=True, max_size=max(0, cells - 4)))
+    blanks = draw(st.integers(1, 2))
+    goal = goal_board(rows, cols, blanks=blanks, walls=walls)
+    size = draw(st.integers(1, min(3, len(goal.tiles))))
+    return goal, tuple(draw(st.permutations(goal.tiles))[:size])
+
+
+@settings(deadline=None, max_examples=60)
+@given(small_boards_and_patterns())
+def test_builder_matches_the_oracle_on_random_boards(case: tuple[Board, tuple[int, ...]]) -> None:
+    goal, pattern = case
+    values, states = build_values(goal, pattern)
+    geo = Geometry.of(goal)
+    expected = np.full(len(values), 255, dtype=np.uint8)
+    for cells, d in build_values_ref(goal, pattern).items():
+        expected[rank_placement_ref([int(geo.index[c]) for c in cells], geo.size)] = d
+    assert np.array_equal(values, expected)
+    assert states >= int((values != 255).sum())  # at least one search state per reachable placement
+
+
+def test_progress_reports_every_layer() -> None:
+    layers: list[tuple[int, int]] = []
+    _, states = build_values(goal_board(3, 3), (1, 2, 3), progress=lambda d, n: layers.append((d, n)))
+    assert [d for d, _ in layers] == list(range(1, len(layers) + 1))
+    assert layers[-1][1] == states and all(a[1] < b[1] for a, b in itertools.pairwise(layers))
+
+
+@given(st.integers(0, (1 << 62) - 1))
+def test_popcount_counts_bits(x: int) -> None:
+    assert popcount(x) == bin(x).count("1")

@@ -161,7 +161,7 @@ def all_arrangements(goal: Board) -> list[Board]:
 def test_solvability_verdicts_agree_with_exhaustive_search(goal: Board) -> None:
     """Every decided verdict is right; 'unknown' is allowed only where no rule applies."""
     can_reach = reachable(goal)  # slides are reversible: reaching the goal = reachable from it
-    verdicts = {}
+    verdicts: dict[str, int] = {}
     for board in all_arrangements(goal):
         verdict = check_solvable(board, goal).verdict
         verdicts[verdict] = verdicts.get(verdict, 0) + 1

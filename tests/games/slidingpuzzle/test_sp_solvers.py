@@ -69,6 +69,16 @@ def heuristics() -> list[Heuristic]:
         make_heuristic(g_walls, [build_pdb(g_walls, p) for p in ((1, 2, 3), (4, 6, 7))]),
         make_heuristic(goal_board(2, 4, blanks=2)),
         make_heuristic(g24, [build_pdb(g24, p) for p in partition(g24, "3-4")], linear_conflict=True),
+        # Two disjoint sets, h the larger sum: both covering every tile (mirrored too), or one partly.
+        make_heuristic(
+            g33,
+            [build_pdb(g33, p) for p in ((1, 2, 4, 5), (3, 6, 7, 8), (1, 2, 3), (4, 5, 6, 7, 8))],
+            groups=(0, 0, 1, 1),
+            mirror=True,
+        ),
+        make_heuristic(
+            g_walls, [build_pdb(g_walls, p) for p in ((1, 2, 3), (4, 6, 7), (2, 6))], groups=(0, 0, 1)
+        ),
     ]
 
 
@@ -189,3 +199,16 @@ def test_astar_and_bfs_agree_on_the_easy_public_cases(homework_cases: dict[str, 
         if name.startswith("case1"):
             assert bfs(case).length == OPTIMAL[name]
             assert found.expanded <= bfs(case).expanded
+
+
+def test_grouped_heuristics_take_the_larger_set_and_say_so() -> None:
+    grouped, first, second = HEURISTICS[-2], HEURISTICS[2], HEURISTICS[3]
+    assert grouped.name == "pdb(4-4/3-5)+mirror"
+    rng = random.Random(3)
+    for _ in range(30):
+        board = random_walk(grouped.goal, 60, rng)
+        assert grouped.estimate(board) == max(first.estimate(board), second.estimate(board))
+    with pytest.raises(SolverError, match="overlaps another"):
+        make_heuristic(grouped.goal, list(grouped.pdbs), groups=(0, 0, 0, 1))
+    with pytest.raises(SolverError, match="3 group numbers for 4 databases"):
+        make_heuristic(grouped.goal, list(grouped.pdbs), groups=(0, 0, 1))

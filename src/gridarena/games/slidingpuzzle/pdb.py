@@ -13,8 +13,9 @@ minimum over the blank arrangements (Korf and Felner's style), keyed by a perfec
 placement alone: the rank of the ordered k-permutation of P's cells among the M movable cells.
 
 States are integers ``placement_rank * C(M - k, b) + blank_rank`` (``blank_rank``: the colex rank
-of the blanks' indices among the non-pattern cells), kept in a bit set, so no Python object exists
-per state. Up to two blanks are supported (the homework has two, the classic puzzles one).
+of the blanks' indices among the non-pattern cells), each with a 2-bit code of a frontier search
+(see the kernel), so no Python object exists per state. Up to two blanks are supported (the homework
+has two, the classic puzzles one), on boards of up to 62 cells.
 """
 
 from __future__ import annotations
@@ -24,14 +25,16 @@ import os
 import time
 import zlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb, perm
 from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from gridarena.core.errors import GridArenaError
 from gridarena.games.slidingpuzzle.formats import pattern_problem
@@ -88,6 +91,50 @@ class Geometry:
         return len(self.cells)
 
 
+@intrinsic
+def _ctpop(typingctx: Any, x: Any) -> Any:
+    """Set bits of an int64: one hardware instruction (LLVM ``ctpop``) instead of a dozen shifts."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx: Any, x: Any) -> Any:
+    """Index of the lowest set bit of a nonzero int64 (LLVM ``cttz``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(context.cast(builder, args[0], x, types.int64), ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(x), codegen
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    return _ctpop(x)  # type: ignore[call-arg]  # numba passes the typing context itself
+
+
+@njit(cache=True, inline="always")
+def _low_index(x: int) -> int:
+    return _cttz(x)  # type: ignore[call-arg]
+
+
+@njit(cache=True)
+def popcount(x: int) -> int:
+    """Number of set bits of a non-negative int64.
+
+    >>> popcount(0b1011), popcount(0)
+    (3, 0)
+    """
+    return _popcount(x)
+
+
 def placement_weights(m: int, k: int) -> np.ndarray:
     """Mixed-radix weights of the k-permutation rank: ``W[i] = P(m - i - 1, k - i - 1)``.
 
@@ -110,19 +157,14 @@ def rank_placement_ref(cells: Sequence[int], m: int) -> int:
     return rank
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rank_placement(pos: np.ndarray, k: int, weights: np.ndarray) -> int:
     """Numba twin of :func:`rank_placement_ref` (``pos[:k]`` are movable indices < 63)."""
     rank = 0
     used = np.int64(0)
     for i in range(k):
         c = pos[i]
-        below = used & ((np.int64(1) << c) - 1)
-        n = 0
-        while below:
-            below &= below - 1
-            n += 1
-        rank += (c - n) * weights[i]
+        rank += (c - _popcount(used & ((np.int64(1) << c) - 1))) * weights[i]
         used |= np.int64(1) << c
     return rank
 
@@ -146,247 +188,279 @@ def unrank_placement(rank: int, k: int, m: int, weights: np.ndarray, pos: np.nda
 
 
 # ---------------------------------------------------------------------------------------------
-# The builder kernel
+# The builder kernel. Cells are bits of an int64 in board coordinates (row * cols + col), so a region
+# is a few shift-and-mask rounds and a rank digit one popcount. The search is a frontier search over
+# two bits per state (0 unseen or old, 1 previous layer, 2 current, 3 next): moves are reversible, so a
+# successor of the current layer that is new lies in none of the three layers. Layers are scanned in
+# state order (no queue, and successors of nearby states land on nearby words). Together about ten times
+# faster than per-cell loops over a queue, in two bits per state instead of a bit set plus 8-byte queues.
+
+PREV: Final = 1
+CUR: Final = 2
+NEXT: Final = 3
+
+
+@njit(cache=True, inline="always")
+def _select(x: int, d: int) -> int:
+    """The bit (as a mask) of the ``d``-th lowest set bit of ``x``."""
+    for _ in range(d):
+        x &= x - 1
+    return x & -x
+
+
+@njit(cache=True, inline="always")
+def _flood(free: int, seed: int, cols: int, not_first: int, not_last: int) -> int:
+    """The cells of ``free`` connected to the cells of ``seed`` (bit-parallel breadth-first fill)."""
+    region = seed
+    while True:
+        grown = region | (region << cols) | (region >> cols) | ((region & not_last) << 1)
+        grown = (grown | ((region & not_first) >> 1)) & free
+        if grown == region:
+            return region
+        region = grown
 
 
 @njit(cache=True)
-def _regions(occupied: np.ndarray, near: np.ndarray, label: np.ndarray, stack: np.ndarray) -> int:
-    """Label the connected regions of unoccupied cells 0, 1, ... (-1 on occupied cells); the count."""
-    m = occupied.shape[0]
-    for c in range(m):
-        label[c] = -1
-    count = 0
-    for s in range(m):
-        if occupied[s] or label[s] >= 0:
-            continue
-        label[s] = count
-        top = 0
-        stack[0] = s
-        while top >= 0:
-            c = stack[top]
-            top -= 1
-            for d in range(4):
-                n = near[c, d]
-                if n >= 0 and not occupied[n] and label[n] < 0:
-                    label[n] = count
-                    top += 1
-                    stack[top] = n
-        count += 1
-    return count
+def _regions(free: int, cols: int, not_first: int, not_last: int, out: np.ndarray) -> int:
+    """The connected parts of ``free`` in order of their smallest cell, into ``out``; their number."""
+    n = 0
+    while free:
+        part = _flood(free, free & -free, cols, not_first, not_last)
+        out[n] = part
+        n += 1
+        free &= ~part
+    return n
+
+
+@njit(cache=True, inline="always")
+def _slot(free: int, x: int, y: int, nb: int) -> int:
+    """Blank slot of canonical blanks in regions ``x`` and ``y`` (``y == x``: both in it, on its two
+    smallest cells; else on each one's smallest): the colex rank of their indices among the free cells.
+    """
+    a = x & -x
+    if nb == 1:
+        return _popcount(free & (a - 1))
+    b = (x & ~a) & -(x & ~a) if y == x else y & -y
+    if a > b:
+        a, b = b, a
+    fx = _popcount(free & (a - 1))
+    fy = _popcount(free & (b - 1))
+    return fx + fy * (fy - 1) // 2
 
 
 @njit(cache=True)
-def _blank_rank(
-    blanks: np.ndarray,
-    nb: int,
-    occupied: np.ndarray,
-    label: np.ndarray,
-    n_regions: int,
-    binom: np.ndarray,
-    per_region: np.ndarray,
-) -> int:
-    """Colex rank of the canonical blanks: per region, its blank count on its smallest free cells."""
-    m = occupied.shape[0]
-    for r in range(n_regions):
-        per_region[r] = 0
-    for j in range(nb):
-        per_region[label[blanks[j]]] += 1
-    rank = 0
-    free_index = 0
-    placed = 0
-    for c in range(m):
-        if occupied[c]:
-            continue
-        r = label[c]
-        if per_region[r] > 0:
-            per_region[r] -= 1
-            placed += 1
-            rank += binom[free_index, placed]
-        free_index += 1
-    return rank
+def _slot_py(free: int, x: int, y: int, nb: int) -> int:
+    """:func:`_slot` callable from Python (inlined functions have no dispatcher of their own)."""
+    return _slot(free, x, y, nb)
 
 
 @njit(cache=True)
-def _decode(
-    state: int,
-    k: int,
-    nb: int,
-    m: int,
-    n_comb: int,
-    weights: np.ndarray,
-    binom: np.ndarray,
-    pos: np.ndarray,
-    occupied: np.ndarray,
-    blanks: np.ndarray,
-    free_cells: np.ndarray,
-) -> int:
-    """Unpack a state into pattern cells, occupancy and blank cells; returns the placement rank."""
-    prank = state // n_comb
-    crank = state - prank * n_comb
-    unrank_placement(prank, k, m, weights, pos)
-    for c in range(m):
-        occupied[c] = False
-    for i in range(k):
-        occupied[pos[i]] = True
-    nf = 0
-    for c in range(m):
-        if not occupied[c]:
-            free_cells[nf] = c
-            nf += 1
-    for j in range(nb - 1, -1, -1):
-        f = j
-        while f + 1 < nf and binom[f + 1, j + 1] <= crank:
-            f += 1
-        crank -= binom[f, j + 1]
-        blanks[j] = free_cells[f]
-    return prank
-
-
-@njit(cache=True)
-def _bfs(
-    k: int,
-    nb: int,
-    m: int,
-    near: np.ndarray,
-    start_pos: np.ndarray,
-    start_blanks: np.ndarray,
+def _expand_words(
+    words: np.ndarray,
+    codes: np.ndarray,
+    w_start: int,
+    w_end: int,
     values: np.ndarray,
-    seen: np.ndarray,
-) -> tuple[int, int]:
-    """Breadth-first search from the goal's abstract state; fills ``values``; (states, max depth)."""
-    weights = np.empty(k, dtype=np.int64)
-    for i in range(k):
-        w = 1
-        for j in range(m - k + 1, m - i):
-            w *= j
-        weights[i] = w
-    binom = np.zeros((m + 1, nb + 2), dtype=np.int64)
-    for n in range(m + 1):
-        binom[n, 0] = 1
-        for r in range(1, nb + 2):
-            binom[n, r] = 0 if n == 0 else binom[n - 1, r - 1] + binom[n - 1, r]
-    n_comb = binom[m - k, nb]
-    pos = np.empty(k, dtype=np.int64)
-    new_pos = np.empty(k, dtype=np.int64)
-    occupied = np.zeros(m, dtype=np.bool_)
-    new_occ = np.zeros(m, dtype=np.bool_)
-    blanks = np.empty(nb, dtype=np.int64)
-    new_blanks = np.empty(nb, dtype=np.int64)
-    label = np.empty(m, dtype=np.int64)
-    new_label = np.empty(m, dtype=np.int64)
-    stack = np.empty(m + 1, dtype=np.int64)
-    tried = np.empty(m, dtype=np.int64)
-    per_region = np.empty(m, dtype=np.int64)
-    free_cells = np.empty(m, dtype=np.int64)
+    depth: int,
+    k: int,
+    nb: int,
+    n_slot: int,
+    weights: np.ndarray,
+    midx: np.ndarray,
+    near: np.ndarray,
+    movable: int,
+    cols: int,
+    not_first: int,
+    not_last: int,
+) -> int:
+    """Expand the current layer's states in ``words[w_start:w_end]`` (int64 view of ``codes``); the new count.
 
-    for i in range(k):
-        occupied[start_pos[i]] = True
-    n_reg = _regions(occupied, near, label, stack)
-    prank = rank_placement(start_pos, k, weights)
-    state = prank * n_comb + _blank_rank(start_blanks, nb, occupied, label, n_reg, binom, per_region)
-    seen[state >> 3] |= np.uint8(1 << (state & 7))
-    values[prank] = 0
-    frontier = np.empty(1024, dtype=np.int64)
-    frontier[0] = state
-    n_front = 1
-    total = 1
-    depth = 0
-    while n_front > 0:
-        nxt = np.empty(max(1024, 2 * n_front), dtype=np.int64)
-        n_next = 0
-        for q in range(n_front):
-            _decode(frontier[q], k, nb, m, n_comb, weights, binom, pos, occupied, blanks, free_cells)
-            n_reg = _regions(occupied, near, label, stack)
+    A state is ``placement_rank * n_slot + slot``, its code bits ``2 * (state & 31)`` of word
+    ``state >> 5``; new states get code NEXT, and placements not yet valued get ``depth + 1``
+    (breadth-first, so that is their least cost).
+    """
+    cells = np.empty(k, dtype=np.int64)
+    parts2 = np.empty(64, dtype=np.int64)
+    found = 0
+    for w in range(w_start, w_end):
+        word = words[w]
+        # One bit per state whose code is CUR (binary 10): high bit of the pair set, low bit clear.
+        word = (word >> 1) & ~word & 0x5555555555555555
+        while word:
+            low = word & -word
+            word ^= low
+            state = w * 32 + (_low_index(low) >> 1)
+            prank = state // n_slot
+            slot = state - prank * n_slot
+            used = 0
+            rest = prank
             for i in range(k):
-                c = pos[i]
-                for d in range(4):
-                    t = near[c, d]
-                    if t < 0 or occupied[t]:
-                        continue
-                    region = label[t]
-                    in_region = 0
-                    for j in range(nb):
-                        if label[blanks[j]] == region:
-                            in_region += 1
-                    if in_region == 0:
-                        continue
-                    # Tile i moves c -> t; the blank that was at t is now at c.
+                digit = rest // weights[i]
+                rest -= digit * weights[i]
+                bit = _select(movable & ~used, digit)
+                used |= bit
+                cells[i] = bit
+            free = movable & ~used
+            if nb == 1:
+                r1 = _flood(free, _select(free, slot), cols, not_first, not_last)
+                r2 = r1
+            else:
+                fy = 1
+                while (fy + 1) * fy // 2 <= slot:
+                    fy += 1
+                b2 = _select(free, fy)
+                r1 = _flood(free, _select(free, slot - fy * (fy - 1) // 2), cols, not_first, not_last)
+                r2 = r1 if r1 & b2 else _flood(free, b2, cols, not_first, not_last)
+            open_cells = r1 | r2
+            for i in range(k):
+                c = cells[i]
+                targets = near[_low_index(c)] & open_cells
+                while targets:
+                    t = targets & -targets
+                    targets ^= t
+                    free2 = free ^ t ^ c
+                    # The placement with tile i on t: digits count earlier tiles on smaller cells.
+                    new_rank = 0
+                    before = 0
                     for j in range(k):
-                        new_pos[j] = pos[j]
-                    new_pos[i] = t
-                    for j in range(m):
-                        new_occ[j] = occupied[j]
-                    new_occ[c] = False
-                    new_occ[t] = True
-                    new_reg = _regions(new_occ, near, new_label, stack)
-                    new_prank = rank_placement(new_pos, k, weights)
-                    new_blanks[0] = c
-                    kept = 1
-                    for j in range(nb):
-                        if label[blanks[j]] != region:
-                            new_blanks[kept] = blanks[j]
-                            kept += 1
-                    n_options = 1
-                    if in_region == 2:
-                        # The region's second blank may stand anywhere in it except t; after the move the
-                        # region may split, and each part it could be in is a different successor.
-                        n_options = 0
-                        for e in range(m):
-                            if e != t and not occupied[e] and label[e] == region:
-                                seen_label = False
-                                for x in range(n_options):
-                                    if new_label[tried[x]] == new_label[e]:
-                                        seen_label = True
-                                if not seen_label:
-                                    tried[n_options] = e
-                                    n_options += 1
-                    for option in range(n_options):
-                        if in_region == 2:
-                            new_blanks[1] = tried[option]
-                        nstate = new_prank * n_comb + _blank_rank(
-                            new_blanks, nb, new_occ, new_label, new_reg, binom, per_region
-                        )
-                        byte = nstate >> 3
-                        bit = np.uint8(1 << (nstate & 7))
-                        if seen[byte] & bit:
-                            continue
-                        seen[byte] |= bit
-                        if values[new_prank] == 255:
-                            values[new_prank] = depth + 1
-                        if n_next == nxt.shape[0]:
-                            grown = np.empty(2 * n_next, dtype=np.int64)
-                            grown[:n_next] = nxt
-                            nxt = grown
-                        nxt[n_next] = nstate
-                        n_next += 1
-        total += n_next
-        frontier = nxt
-        n_front = n_next
-        if n_next > 0:
-            depth += 1
-    return total, depth
+                        cj = t if j == i else cells[j]
+                        new_rank += (midx[_low_index(cj)] - _popcount(before & (cj - 1))) * weights[j]
+                        before |= cj
+                    base = new_rank * n_slot
+                    rc = _flood(free2, c, cols, not_first, not_last)
+                    if nb == 1:
+                        found += _visit(base + _slot(free2, rc, rc, 1), new_rank, codes, values, depth)
+                        continue
+                    n2 = _regions(free2, cols, not_first, not_last, parts2)
+                    region = r1 if t & r1 else r2
+                    if r1 != r2:
+                        # One blank moved to c; the other stays in its region, which c may have joined.
+                        other = r2 if region == r1 else r1
+                        y = rc if other & rc else other
+                        found += _visit(base + _slot(free2, rc, y, 2), new_rank, codes, values, depth)
+                        continue
+                    # Both blanks were in the region: the second may be in any part of region - t.
+                    left = region & ~t
+                    for r in range(n2):
+                        if parts2[r] & left:
+                            found += _visit(
+                                base + _slot(free2, rc, parts2[r], 2),
+                                new_rank,
+                                codes,
+                                values,
+                                depth,
+                            )
+    return found
 
 
-def build_values(goal: Board, pattern: Sequence[int]) -> tuple[np.ndarray, int]:
-    """The byte table of ``pattern`` (255 where a placement is unreachable) and the states searched."""
+@njit(cache=True, inline="always")
+def _visit(state: int, prank: int, codes: np.ndarray, values: np.ndarray, depth: int) -> int:
+    """Put ``state`` in the next layer if it is in none of the three; 1 if it was new, else 0."""
+    byte = state >> 2
+    shift = 2 * (state & 3)
+    if (codes[byte] >> shift) & 3:
+        return 0
+    codes[byte] |= np.uint8(NEXT << shift)
+    if values[prank] == UNSET:
+        values[prank] = depth + 1
+    return 1
+
+
+@dataclass(frozen=True)
+class _Masks:
+    """Bit masks and tables of a goal board for the builder kernel."""
+
+    movable: int
+    cols: int
+    not_first: int
+    not_last: int
+    midx: np.ndarray  # board cell -> movable index
+    near: np.ndarray  # board cell -> mask of movable neighbours
+
+    @classmethod
+    def of(cls, goal: Board) -> _Masks:
+        """The masks of ``goal``'s board (at most 62 cells)."""
+        cells = len(goal.cells)
+        movable = sum(1 << c for c, v in enumerate(goal.cells) if v != WALL)
+        not_first = sum(1 << c for c in range(cells) if c % goal.cols != 0)
+        not_last = sum(1 << c for c in range(cells) if c % goal.cols != goal.cols - 1)
+        midx = np.maximum(Geometry.of(goal).index, 0)
+        adjacent = movable_neighbours(goal)
+        near = np.array([sum(1 << n for n in adjacent[c]) for c in range(cells)], dtype=np.int64)
+        return cls(movable, goal.cols, not_first, not_last, midx, near)
+
+    def parts(self, free: int) -> list[int]:
+        """The connected parts of ``free``, in order of their smallest cell."""
+        out = np.empty(64, dtype=np.int64)
+        return [int(p) for p in out[: _regions(free, self.cols, self.not_first, self.not_last, out)]]
+
+    def start_slot(self, home: Sequence[int], blanks: Sequence[int]) -> int:
+        """The goal's blank slot: its blanks moved to the smallest cells of their regions."""
+        free = self.movable & ~sum(1 << c for c in home)
+        regions = [next(p for p in self.parts(free) if p >> b & 1) for b in blanks]
+        return int(_slot_py(free, regions[0], regions[-1], len(blanks)))
+
+
+#: Words of the code array per kernel call, so progress can be reported and Ctrl-C works.
+CHUNK_WORDS: Final = 1 << 22
+
+#: Each code byte with its four states moved on one layer: previous -> old, current -> previous, next -> current.
+_SHIFT_CODES: Final = np.array(
+    [sum(((0, 0, PREV, CUR)[(byte >> (2 * i)) & 3]) << (2 * i) for i in range(4)) for byte in range(256)],
+    dtype=np.uint8,
+)
+
+
+@njit(cache=True)
+def _next_layer(codes: np.ndarray, table: np.ndarray) -> None:
+    """Rewrite every code byte through ``table`` in place (no temporary the size of the array)."""
+    for i in range(codes.shape[0]):
+        codes[i] = table[codes[i]]
+
+
+def build_values(
+    goal: Board, pattern: Sequence[int], *, progress: Callable[[int, int], None] | None = None
+) -> tuple[np.ndarray, int]:
+    """The byte table of ``pattern`` (255 where a placement is unreachable) and the states searched.
+
+    ``progress(depth, states so far)`` is called after each breadth-first layer.
+    """
     problem = pattern_problem(goal, pattern)
     if problem:
         raise PdbError(problem)
     blanks = len(goal.blanks)
     if blanks > MAX_BLANKS:
         raise PdbError(f"the PDB builder handles at most {MAX_BLANKS} blanks; the goal has {blanks}")
-    geo = Geometry.of(goal)
+    if len(goal.cells) > 62:
+        raise PdbError(f"the PDB builder handles boards of at most 62 cells; this one has {len(goal.cells)}")
+    geo, masks = Geometry.of(goal), _Masks.of(goal)
     m, k = geo.size, len(pattern)
-    if m > 62:
-        raise PdbError(f"the PDB builder handles at most 62 movable cells; the board has {m}")
     home = goal.positions()
     start_pos = np.array([geo.index[home[t]] for t in pattern], dtype=np.int64)
-    start_blanks = np.array([geo.index[c] for c in goal.blanks], dtype=np.int64)
-    n_states = perm(m, k) * comb(m - k, blanks)
+    weights = placement_weights(m, k)
+    n_slot = comb(m - k, blanks)
     values = np.full(perm(m, k), UNSET, dtype=np.uint8)
-    seen = np.zeros((n_states + 7) // 8, dtype=np.uint8)
-    states, _ = _bfs(k, blanks, m, geo.neighbours, start_pos, start_blanks, values, seen)
-    return values, states
+    n_words = (perm(m, k) * n_slot + 31) // 32
+    codes = np.zeros(8 * n_words, dtype=np.uint8)
+    words = codes.view(np.int64)
+    prank = rank_placement(start_pos, k, weights)
+    start = prank * n_slot + masks.start_slot([home[t] for t in pattern], goal.blanks)
+    codes[start >> 2] = CUR << (2 * (start & 3))
+    values[prank] = 0
+    total, depth, found = 1, 0, 1
+    while found:
+        found = 0
+        for w in range(0, n_words, CHUNK_WORDS):
+            found += _expand_words(
+                words, codes, w, min(n_words, w + CHUNK_WORDS), values, depth, k, blanks, n_slot, weights,
+                masks.midx, masks.near, masks.movable, masks.cols, masks.not_first, masks.not_last,
+            )  # fmt: skip
+        _next_layer(codes, _SHIFT_CODES)
+        total += found
+        depth += 1
+        if progress is not None and found:
+            progress(depth, total)
+    return values, total
 
 
 def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...], int]:
@@ -477,26 +551,35 @@ def pack_nibbles(values: np.ndarray) -> np.ndarray:
     return (padded[0::2] | (padded[1::2] << 4)).astype(np.uint8)
 
 
-def build_pdb(goal: Board, pattern: Sequence[int], storage: str = "auto") -> PatternDatabase:
+def build_pdb(
+    goal: Board,
+    pattern: Sequence[int],
+    storage: str = "auto",
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> PatternDatabase:
     """Build the table of ``pattern`` in memory; ``auto`` storage packs 4 bits when values fit.
+
+    ``progress(depth, states so far)`` is called after each breadth-first layer.
 
     >>> build_pdb(goal_board(2, 3), (4, 5)).storage
     'u4'
     """
     started = time.perf_counter()
-    values, states = build_values(goal, pattern)
-    top = int(values[values != UNSET].max())
+    values, states = build_values(goal, pattern, progress=progress)
+    unreachable = int(np.count_nonzero(values == UNSET))
+    top = int(values.max()) if not unreachable else int(values[values != UNSET].max())
     if storage == "auto":
-        storage = "u4" if top < 15 and not (values == UNSET).any() else "u8"
+        storage = "u4" if top < 15 and not unreachable else "u8"
     if storage not in ("u4", "u8"):
         raise PdbError(f"storage must be 'u4', 'u8' or 'auto', not {storage!r}")
-    if storage == "u4" and (top >= 15 or (values == UNSET).any()):
+    if storage == "u4" and (top >= 15 or unreachable):
         raise PdbError(f"values up to {top} (or unreachable placements) do not fit 4 bits; use 'u8'")
     table = pack_nibbles(values) if storage == "u4" else values
     header: dict[str, Any] = {
         "max_value": top,
         "states": states,
-        "unreachable": int((values == UNSET).sum()),
+        "unreachable": unreachable,
         "build_seconds": round(time.perf_counter() - started, 3),
     }
     return PatternDatabase(goal, tuple(pattern), storage, table, None, header)
@@ -654,6 +737,7 @@ _HOMEWORK: Final = {
     "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 10, 14, 15), (8, 12, 16, 17, 18)),
     "6-6-3": ((1, 2, 3, 6, 7, 8), (12, 14, 15, 16, 17, 18), (4, 5, 10)),
     "7-8": ((1, 2, 3, 6, 7, 8, 12), (4, 5, 10, 14, 15, 16, 17, 18)),
+    "7-7-1": ((1, 2, 6, 7, 12, 16, 17), (3, 4, 5, 8, 10, 14, 15), (18,)),
     "3-4-4-4": ((1, 2, 6, 7), (3, 4, 8), (5, 10, 14, 15), (12, 16, 17, 18)),
     "2-2-2-2-2-2-1-1-1": ((1, 6), (2, 3), (4, 5), (7, 8), (10, 15), (16, 17), (12,), (14,), (18,)),
 }
