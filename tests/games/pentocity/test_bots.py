@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
@@ -21,15 +19,7 @@ from gridarena.games.pentocity.buildings import PENTO, Building, rect
 from gridarena.games.pentocity.land import placement_mask
 from gridarena.games.pentocity.simulator import play_game
 
-
-def played(seed: int, plies: int, sequencer: str = "random") -> PentocityState:
-    """A state some random moves into a game, at a player turn."""
-    rng, state = random.Random(seed), Pentocity(sequencer=sequencer).new_initial_state(seed=seed)
-    for _ in range(plies):
-        state = state.apply_action(state.random_action(rng))
-        if state.is_terminal():
-            break
-    return state
+from .positions import played
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

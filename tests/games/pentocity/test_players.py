@@ -31,15 +31,7 @@ from gridarena.games.pentocity.players.greedy import (
 from gridarena.games.pentocity.players.plans import compact_group, descend_road, extend_group, walk_group
 from gridarena.games.pentocity.simulator import play_game
 
-
-def played(seed: int, plies: int, sequencer: str = "random") -> PentocityState:
-    """A state some random moves into a game."""
-    rng, state = random.Random(seed), Pentocity(sequencer=sequencer).new_initial_state(seed=seed)
-    for _ in range(plies):
-        state = state.apply_action(state.random_action(rng))
-        if state.is_terminal():
-            break
-    return state
+from .positions import played
 
 
 def with_request(seed: int, plies: int, request: Building) -> PentocityState:

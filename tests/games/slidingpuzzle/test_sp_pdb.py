@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sp_oracles import distances
 
 from gridarena.games.slidingpuzzle.pdb import (
     Geometry,
@@ -31,7 +31,7 @@ from gridarena.games.slidingpuzzle.pdb import (
     save_pdb,
     unrank_placement,
 )
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, legal_slides, slide
+from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal
 
 
 @settings(deadline=None)
@@ -79,18 +79,6 @@ def test_builder_matches_the_brute_force_oracle(goal: Board, pattern: tuple[int,
     assert np.array_equal(values, expected)
 
 
-def true_distances(goal: Board) -> dict[Board, int]:
-    dist, queue = {goal: 0}, deque([goal])
-    while queue:
-        board = queue.popleft()
-        for action in legal_slides(board):
-            child = slide(board, action)
-            if child not in dist:
-                dist[child] = dist[board] + 1
-                queue.append(child)
-    return dist
-
-
 @pytest.mark.parametrize(
     ("goal", "patterns"),
     [
@@ -104,7 +92,7 @@ def test_additive_sums_never_exceed_the_true_distance(
 ) -> None:
     pdbs = [build_pdb(goal, p) for p in patterns]
     tight = 0
-    for board, d in true_distances(goal).items():
+    for board, d in distances(goal).items():
         total = sum(p.lookup(board) for p in pdbs)
         assert total <= d, board
         tight += total == d

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import random
-from collections import deque
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sp_oracles import distances
 
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
@@ -23,9 +22,7 @@ from gridarena.games.slidingpuzzle.rules import (
     Board,
     goal_board,
     homework_goal,
-    legal_slides,
     random_walk,
-    slide,
 )
 from gridarena.games.slidingpuzzle.solvers import (
     Heuristic,
@@ -92,20 +89,6 @@ def test_kernel_heuristic_equals_the_readable_twin(which: int, seed: int, steps:
     heuristic = HEURISTICS[which]
     board = random_walk(heuristic.goal, steps, random.Random(seed))
     assert KERNELS[which].h0(board) == heuristic.estimate(board)
-
-
-@functools.cache
-def distances(goal: Board) -> dict[Board, int]:
-    """Optimal lengths of every board that reaches ``goal`` (one breadth-first search from it)."""
-    dist, queue = {goal: 0}, deque([goal])
-    while queue:
-        board = queue.popleft()
-        for action in legal_slides(board):
-            child = slide(board, action)
-            if child not in dist:
-                dist[child] = dist[board] + 1
-                queue.append(child)
-    return dist
 
 
 @pytest.mark.parametrize("which", range(len(HEURISTICS)), ids=[h.name for h in HEURISTICS])
