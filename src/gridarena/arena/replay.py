@@ -73,11 +73,26 @@ class ReplayWriter:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self._lines: list[str] = []  # what was written, so compaction need not read the file back
         self._write(header)
 
     def _write(self, record: Mapping[str, JSON]) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        line = json.dumps(record, separators=(",", ":"))
+        self._lines.append(line)
+        self._file.write(line + "\n")
         self._file.flush()
+
+    def document(self) -> bytes:
+        """The compact one-document form of what was written, as :func:`compact` would make it.
+
+        Built from the lines already encoded: ``json.dumps`` of a dict is the concatenation of its
+        members' encodings, so this is byte-identical to encoding :meth:`Replay.to_json` again.
+        """
+        header, *turns = self._lines
+        result = "null"
+        if turns and turns[-1].startswith('{"result":'):
+            result = turns.pop()[len('{"result":') : -1]
+        return f'{{"header":{header},"turns":[{",".join(turns)}],"result":{result}}}'.encode()
 
     def turn(self, record: Mapping[str, JSON]) -> None:
         """Record one ply."""
@@ -179,15 +194,25 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
 
 def compact(path: str | os.PathLike[str], target: str | os.PathLike[str]) -> str:
     """Write ``path`` as one JSON document at ``target`` (gzipped for ``.gz``); return its SHA-256."""
-    data = json.dumps(read_replay(path).to_json(), separators=(",", ":")).encode()
+    return write_document(json.dumps(read_replay(path).to_json(), separators=(",", ":")).encode(), target)
+
+
+def write_document(data: bytes, target: str | os.PathLike[str], *, durable: bool = True) -> str:
+    """Write a compact replay at ``target`` under a temporary name, then rename it; return its SHA-256.
+
+    ``.gz`` targets are gzipped at level 6 (zlib's default: within a few per cent of level 9's size on
+    replays, at a third of the time). Only a ``durable`` write syncs the file to disk before the rename;
+    otherwise the rename alone keeps the file whole (old or new, never torn).
+    """
     target = Path(target)
     if target.suffix == ".gz":
-        data = gzip.compress(data, mtime=0)
+        data = gzip.compress(data, compresslevel=6, mtime=0)
     temporary = target.with_name(target.name + ".tmp")
     with open(temporary, "wb") as out:
         out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
+        if durable:
+            out.flush()
+            os.fsync(out.fileno())
     os.replace(temporary, target)
     return hashlib.sha256(data).hexdigest()
 
