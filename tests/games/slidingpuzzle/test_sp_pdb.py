@@ -20,6 +20,7 @@ from gridarena.games.slidingpuzzle.pdb import (
     build_values,
     build_values_ref,
     default_cache_dir,
+    exact_costs_ref,
     load_pdb,
     load_set,
     pack_nibbles,
@@ -29,9 +30,10 @@ from gridarena.games.slidingpuzzle.pdb import (
     rank_placement,
     rank_placement_ref,
     save_pdb,
+    split_set_name,
     unrank_placement,
 )
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal
+from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, movable_neighbours
 
 
 @settings(deadline=None)
@@ -234,3 +236,66 @@ def test_progress_reports_every_layer() -> None:
 @given(st.integers(0, (1 << 62) - 1))
 def test_popcount_counts_bits(x: int) -> None:
     assert popcount(x) == bin(x).count("1")
+
+
+REGION_CASES = [
+    (goal_board(3, 3, blanks=2), (1, 2, 3)),
+    (goal_board(3, 3, blanks=2, walls=(4,)), (1, 2, 6)),
+    (goal_board(3, 4, blanks=2, walls=(5,)), (1, 2, 8)),
+    (goal_board(3, 3), (1, 2, 5)),  # one blank
+]
+
+
+def _region_of(goal: Board, pattern_cells: tuple[int, ...], cell: int) -> frozenset[int]:
+    """The connected cells outside the pattern around ``cell`` (a readable flood fill)."""
+    adjacent = movable_neighbours(goal)
+    seen, todo = {cell}, [cell]
+    while todo:
+        for n in adjacent[todo.pop()]:
+            if n not in seen and n not in pattern_cells:
+                seen.add(n)
+                todo.append(n)
+    return frozenset(seen)
+
+
+@pytest.mark.parametrize(("goal", "pattern"), REGION_CASES, ids=lambda x: repr(x)[:60])
+def test_region_keyed_values_are_the_least_exact_cost_with_the_blanks_in_their_regions(
+    goal: Board, pattern: tuple[int, ...]
+) -> None:
+    pdb = build_pdb(goal, pattern, "r4")
+    exact = exact_costs_ref(goal, pattern)
+    expected: dict[tuple[tuple[int, ...], tuple[frozenset[int], ...]], int] = {}
+    for (cells, blanks), d in exact.items():
+        key = (cells, tuple(sorted((_region_of(goal, cells, b) for b in blanks), key=min)))
+        expected[key] = min(expected.get(key, d), d)
+    others = [t for t in goal.tiles if t not in pattern]
+    least = build_values_ref(goal, pattern)
+    stronger = 0
+    for (cells, blanks), _ in itertools.islice(exact.items(), 0, None, 7):
+        board_cells = [0 if v == 0 else v for v in goal.cells]
+        rest = [c for c, v in enumerate(goal.cells) if v >= 0 and c not in cells and c not in blanks]
+        for c, t in zip(rest, others, strict=True):
+            board_cells[c] = t
+        for c, t in zip(cells, pattern, strict=True):
+            board_cells[c] = t
+        for c in blanks:
+            board_cells[c] = 0
+        board = Board(goal.rows, goal.cols, tuple(board_cells))
+        key = (cells, tuple(sorted((_region_of(goal, cells, b) for b in blanks), key=min)))
+        value = pdb.lookup(board)
+        assert value == min(expected[key], 14 + least[cells])
+        stronger += value > least[cells]
+    if (goal, pattern) == REGION_CASES[0]:
+        assert stronger > 0  # the blanks' regions add information
+
+
+def test_region_keyed_files_round_trip_and_are_named_apart(tmp_path: Path) -> None:
+    goal = goal_board(3, 3, blanks=2, walls=(4,))
+    plain, regional = (
+        build_set(goal, [(1, 2, 6)], tmp_path),
+        build_set(goal, [(1, 2, 6)], tmp_path, storage="r4"),
+    )
+    assert plain != regional and regional[0].name.endswith("-r.pdb")
+    loaded = load_set(goal, [(1, 2, 6)], tmp_path, regions=True)[0]
+    assert loaded.regions and np.array_equal(loaded.table, build_pdb(goal, (1, 2, 6), "r4").table)
+    assert split_set_name("6-6-3r") == ("6-6-3", True)

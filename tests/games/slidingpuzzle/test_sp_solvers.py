@@ -195,3 +195,18 @@ def test_grouped_heuristics_take_the_larger_set_and_say_so() -> None:
         make_heuristic(grouped.goal, list(grouped.pdbs), groups=(0, 0, 0, 1))
     with pytest.raises(SolverError, match="3 group numbers for 4 databases"):
         make_heuristic(grouped.goal, list(grouped.pdbs), groups=(0, 0, 1))
+
+
+def test_region_keyed_tables_give_optimal_solutions_and_a_bound_at_least_as_high() -> None:
+    goal = goal_board(3, 3, blanks=2)
+    regional = make_heuristic(goal, [build_pdb(goal, (1, 2, 3), "r4"), build_pdb(goal, (4, 5, 6, 7), "r4")])
+    plain = make_heuristic(goal, [build_pdb(goal, (1, 2, 3)), build_pdb(goal, (4, 5, 6, 7))])
+    solver, truth = IdaStar(regional), distances(goal)
+    higher = 0
+    for board in random.Random(5).sample(sorted(truth, key=lambda b: b.cells), 150):
+        assert solver.h0(board) == regional.estimate(board) >= plain.estimate(board)
+        higher += regional.estimate(board) > plain.estimate(board)
+        assert solver.solve(board).length == truth[board]
+    assert higher > 0
+    with pytest.raises(SolverError, match="region-keyed"):
+        make_heuristic(goal, regional.pdbs, mirror=True)

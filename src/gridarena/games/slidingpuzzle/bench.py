@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.pdb import PdbError, build_set, load_set, partition
+from gridarena.games.slidingpuzzle.pdb import PdbError, build_set, load_set, partition, split_set_name
 from gridarena.games.slidingpuzzle.rules import Board, check_solvable, goal_board, homework_goal, random_walk
 from gridarena.games.slidingpuzzle.solvers import Heuristic, IdaStar, Solution, make_heuristic
 
@@ -66,21 +66,23 @@ def pdb_heuristic(
 ) -> Heuristic:
     """The heuristic of partition ``name`` (built into the cache first when ``build`` and missing).
 
-    ``a/b`` names several disjoint sets, e.g. ``7-7-1/6-6-3``: h is the maximum of their sums.
+    ``a/b`` names several disjoint sets, e.g. ``7-7-1/6-6-3``: h is the maximum of their sums. A set
+    name ending in ``r`` (``6-6-3r``) uses tables keyed by the blanks' regions too (storage ``r4``).
     """
-    sets = [partition(goal, part) for part in name.split("/")]
     pdbs, groups = [], []
-    for number, patterns in enumerate(sets):
+    for number, part in enumerate(name.split("/")):
+        sizes, regions = split_set_name(part)
+        patterns = partition(goal, sizes)
         if build:
             started = time.perf_counter()
             if progress is not None:
                 progress(
-                    f"PDB set {name}: loading, or building what is missing (once; minutes for 7+ tile patterns)"
+                    f"PDB set {part}: loading, or building what is missing (once; minutes for 7+ tile patterns)"
                 )
-            paths = build_set(goal, patterns, directory)
+            paths = build_set(goal, patterns, directory, storage="r4" if regions else "auto")
             if progress is not None:
-                progress(f"PDB set {name}: {len(paths)} files ready in {time.perf_counter() - started:.1f} s")
-        pdbs += load_set(goal, patterns, directory)
+                progress(f"PDB set {part}: {len(paths)} files ready in {time.perf_counter() - started:.1f} s")
+        pdbs += load_set(goal, patterns, directory, regions=regions)
         groups += [number] * len(patterns)
     return make_heuristic(goal, pdbs, mirror=mirror, groups=groups)
 

@@ -272,6 +272,7 @@ def _expand_words(
     cols: int,
     not_first: int,
     not_last: int,
+    deltas: np.ndarray,
 ) -> int:
     """Expand the current layer's states in ``words[w_start:w_end]`` (int64 view of ``codes``); the new count.
 
@@ -329,7 +330,9 @@ def _expand_words(
                     base = new_rank * n_slot
                     rc = _flood(free2, c, cols, not_first, not_last)
                     if nb == 1:
-                        found += _visit(base + _slot(free2, rc, rc, 1), new_rank, codes, values, depth)
+                        found += _visit(
+                            base + _slot(free2, rc, rc, 1), new_rank, codes, values, depth, deltas
+                        )
                         continue
                     n2 = _regions(free2, cols, not_first, not_last, parts2)
                     region = r1 if t & r1 else r2
@@ -337,7 +340,7 @@ def _expand_words(
                         # One blank moved to c; the other stays in its region, which c may have joined.
                         other = r2 if region == r1 else r1
                         y = rc if other & rc else other
-                        found += _visit(base + _slot(free2, rc, y, 2), new_rank, codes, values, depth)
+                        found += _visit(base + _slot(free2, rc, y, 2), new_rank, codes, values, depth, deltas)
                         continue
                     # Both blanks were in the region: the second may be in any part of region - t.
                     left = region & ~t
@@ -349,13 +352,21 @@ def _expand_words(
                                 codes,
                                 values,
                                 depth,
+                                deltas,
                             )
     return found
 
 
 @njit(cache=True, inline="always")
-def _visit(state: int, prank: int, codes: np.ndarray, values: np.ndarray, depth: int) -> int:
-    """Put ``state`` in the next layer if it is in none of the three; 1 if it was new, else 0."""
+def _visit(
+    state: int, prank: int, codes: np.ndarray, values: np.ndarray, depth: int, deltas: np.ndarray
+) -> int:
+    """Put ``state`` in the next layer if it is in none of the three; 1 if it was new, else 0.
+
+    ``values`` gets the least cost per placement. A region-keyed build also fills ``deltas`` (a nibble
+    per state, non-empty): the state's own cost minus its placement's least cost, capped at 14 (which
+    keeps the sum a lower bound); 15 marks states never reached.
+    """
     byte = state >> 2
     shift = 2 * (state & 3)
     if (codes[byte] >> shift) & 3:
@@ -363,6 +374,10 @@ def _visit(state: int, prank: int, codes: np.ndarray, values: np.ndarray, depth:
     codes[byte] |= np.uint8(NEXT << shift)
     if values[prank] == UNSET:
         values[prank] = depth + 1
+    if deltas.shape[0]:
+        nibble = 4 * (state & 1)
+        delta = min(depth + 1 - values[prank], 14)
+        deltas[state >> 1] = (deltas[state >> 1] & ~np.uint8(15 << nibble)) | np.uint8(delta << nibble)
     return 1
 
 
@@ -419,11 +434,17 @@ def _next_layer(codes: np.ndarray, table: np.ndarray) -> None:
 
 
 def build_values(
-    goal: Board, pattern: Sequence[int], *, progress: Callable[[int, int], None] | None = None
+    goal: Board,
+    pattern: Sequence[int],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    deltas: np.ndarray | None = None,
 ) -> tuple[np.ndarray, int]:
     """The byte table of ``pattern`` (255 where a placement is unreachable) and the states searched.
 
-    ``progress(depth, states so far)`` is called after each breadth-first layer.
+    ``progress(depth, states so far)`` is called after each breadth-first layer. ``deltas``, if given
+    (``ceil(states / 2)`` bytes of 0xFF), receives each state's cost above its placement's least cost
+    (see :func:`_visit`): a state is ``placement_rank * C(M - k, blanks) + slot``.
     """
     problem = pattern_problem(goal, pattern)
     if problem:
@@ -441,12 +462,18 @@ def build_values(
     n_slot = comb(m - k, blanks)
     values = np.full(perm(m, k), UNSET, dtype=np.uint8)
     n_words = (perm(m, k) * n_slot + 31) // 32
+    if deltas is None:
+        deltas = np.zeros(0, dtype=np.uint8)
+    elif deltas.shape[0] != (perm(m, k) * n_slot + 1) // 2:
+        raise PdbError(f"deltas must hold {(perm(m, k) * n_slot + 1) // 2} bytes, not {deltas.shape[0]}")
     codes = np.zeros(8 * n_words, dtype=np.uint8)
     words = codes.view(np.int64)
     prank = rank_placement(start_pos, k, weights)
     start = prank * n_slot + masks.start_slot([home[t] for t in pattern], goal.blanks)
     codes[start >> 2] = CUR << (2 * (start & 3))
     values[prank] = 0
+    if deltas.shape[0]:
+        deltas[start >> 1] &= ~np.uint8(15 << (4 * (start & 1)))
     total, depth, found = 1, 0, 1
     while found:
         found = 0
@@ -454,6 +481,7 @@ def build_values(
             found += _expand_words(
                 words, codes, w, min(n_words, w + CHUNK_WORDS), values, depth, k, blanks, n_slot, weights,
                 masks.midx, masks.near, masks.movable, masks.cols, masks.not_first, masks.not_last,
+                deltas,
             )  # fmt: skip
         _next_layer(codes, _SHIFT_CODES)
         total += found
@@ -463,17 +491,16 @@ def build_values(
     return values, total
 
 
-def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...], int]:
+def exact_costs_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[tuple[int, ...], frozenset[int]], int]:
     """Readable oracle: 0-1 BFS over (pattern cells, blank set) with exact blank positions.
 
-    Keys are the pattern tiles' board cells in pattern order; only for tiny boards.
+    Keys are the pattern tiles' board cells in pattern order and the blank cells; only for tiny boards.
     """
     adjacent = movable_neighbours(goal)
     home = goal.positions()
     start = (tuple(home[t] for t in pattern), frozenset(goal.blanks))
     dist = {start: 0}
     queue = deque([start])
-    best: dict[tuple[int, ...], int] = {}
     while queue:
         state = queue.popleft()
         cells, blanks = state
@@ -489,7 +516,13 @@ def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...
                 if nxt not in dist or dist[nxt] > d + cost:
                     dist[nxt] = d + cost
                     queue.appendleft(nxt) if cost == 0 else queue.append(nxt)
-    for (cells, _), d in dist.items():
+    return dist
+
+
+def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...], int]:
+    """Readable oracle of :func:`build_values`: the least exact cost per placement of the pattern."""
+    best: dict[tuple[int, ...], int] = {}
+    for (cells, _), d in exact_costs_ref(goal, pattern).items():
         best[cells] = min(best.get(cells, d), d)
     return best
 
@@ -500,7 +533,12 @@ def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...
 
 @dataclass(frozen=True)
 class PatternDatabase:
-    """One loaded table: the goal, the pattern and its values (``u8`` bytes or ``u4`` packed nibbles)."""
+    """One loaded table: the goal, the pattern and its values.
+
+    Storage ``u8`` (a byte per placement), ``u4`` (packed nibbles) or ``r4``, keyed by the placement
+    *and* the regions of the blanks: a byte per placement (the least cost over the blanks' regions)
+    followed by a nibble per state with the cost above it (:func:`build_values`).
+    """
 
     goal: Board
     pattern: tuple[int, ...]
@@ -514,10 +552,26 @@ class PatternDatabase:
         """Number of placements (M!/(M-k)!)."""
         return perm(len(self.goal.cells) - len(self.goal.walls), len(self.pattern))
 
-    def value(self, rank: int) -> int:
-        """The stored value of placement ``rank``."""
+    @property
+    def regions(self) -> bool:
+        """Whether values depend on the blanks' regions too (storage ``r4``)."""
+        return self.storage == "r4"
+
+    @property
+    def slots(self) -> int:
+        """Blank slots per placement in a region-keyed table: C(M - k, blanks) (1 otherwise)."""
+        size = len(self.goal.cells) - len(self.goal.walls)
+        return comb(size - len(self.pattern), len(self.goal.blanks)) if self.regions else 1
+
+    def value(self, rank: int, slot: int = 0) -> int:
+        """The stored value of placement ``rank`` (and blank ``slot`` in a region-keyed table)."""
         if self.storage == "u4":
             return int(self.table[rank >> 1] >> (4 * (rank & 1))) & 15
+        if self.regions:
+            state = rank * self.slots + slot
+            return int(self.table[rank]) + (
+                int(self.table[self.entries + (state >> 1)] >> (4 * (state & 1))) & 15
+            )
         return int(self.table[rank])
 
     def lookup(self, board: Board) -> int:
@@ -529,12 +583,19 @@ class PatternDatabase:
         """
         geo = Geometry.of(self.goal)
         where = board.positions()
-        return self.value(rank_placement_ref([int(geo.index[where[t]]) for t in self.pattern], geo.size))
+        rank = rank_placement_ref([int(geo.index[where[t]]) for t in self.pattern], geo.size)
+        if not self.regions:
+            return self.value(rank)
+        masks = _Masks.of(self.goal)
+        free = masks.movable & ~sum(1 << where[t] for t in self.pattern)
+        parts = masks.parts(free)
+        regions = [next(p for p in parts if p >> b & 1) for b in board.blanks]
+        return self.value(rank, int(_slot_py(free, regions[0], regions[-1], len(board.blanks))))
 
     def unpacked(self) -> np.ndarray:
-        """The values as one byte per placement."""
-        if self.storage == "u8":
-            return np.asarray(self.table)
+        """The values as one byte per placement (the least over the blanks' regions for ``r4``)."""
+        if self.storage in ("u8", "r4"):
+            return np.asarray(self.table[: self.entries])
         both = np.empty(2 * len(self.table), dtype=np.uint8)
         both[0::2], both[1::2] = self.table & 15, self.table >> 4
         return both[: self.entries]
@@ -566,16 +627,25 @@ def build_pdb(
     'u4'
     """
     started = time.perf_counter()
-    values, states = build_values(goal, pattern, progress=progress)
+    if storage not in ("u4", "u8", "r4", "auto"):
+        raise PdbError(f"storage must be 'u4', 'u8', 'r4' or 'auto', not {storage!r}")
+    deltas = None
+    if storage == "r4":
+        size = len(goal.cells) - len(goal.walls)
+        states = perm(size, len(pattern)) * comb(size - len(pattern), len(goal.blanks))
+        deltas = np.full((states + 1) // 2, 255, dtype=np.uint8)
+    values, states = build_values(goal, pattern, progress=progress, deltas=deltas)
     unreachable = int(np.count_nonzero(values == UNSET))
     top = int(values.max()) if not unreachable else int(values[values != UNSET].max())
     if storage == "auto":
         storage = "u4" if top < 15 and not unreachable else "u8"
-    if storage not in ("u4", "u8"):
-        raise PdbError(f"storage must be 'u4', 'u8' or 'auto', not {storage!r}")
     if storage == "u4" and (top >= 15 or unreachable):
         raise PdbError(f"values up to {top} (or unreachable placements) do not fit 4 bits; use 'u8'")
-    table = pack_nibbles(values) if storage == "u4" else values
+    if deltas is not None:
+        table = np.concatenate([values, deltas])
+        del deltas
+    else:
+        table = pack_nibbles(values) if storage == "u4" else values
     header: dict[str, Any] = {
         "max_value": top,
         "states": states,
@@ -685,8 +755,10 @@ def load_pdb(
     )
     _expect(path, "pattern", list(header["pattern"]), None if pattern is None else list(pattern))
     storage, data_bytes = header["storage"], int(header["data_bytes"])
-    entries = perm(len(file_goal.cells) - len(file_goal.walls), len(header["pattern"]))
-    expected = {"u8": entries, "u4": (entries + 1) // 2}.get(str(storage))
+    size, k = len(file_goal.cells) - len(file_goal.walls), len(header["pattern"])
+    entries = perm(size, k)
+    states = entries * comb(size - k, len(file_goal.blanks))
+    expected = {"u8": entries, "u4": (entries + 1) // 2, "r4": entries + (states + 1) // 2}.get(str(storage))
     if expected is None or header["entries"] != entries or data_bytes != expected:
         raise PdbFileError(
             path, f"header fields 'storage'/'entries'/'data_bytes' disagree ({storage}, {entries})"
@@ -718,14 +790,23 @@ def default_cache_dir() -> Path:
     return Path(root) / "pdb" if root else Path.home() / ".cache" / "gridarena" / "pdb"
 
 
-def pdb_filename(goal: Board, pattern: Sequence[int]) -> str:
-    """A file name fixed by the goal and the pattern, so builds are found again.
+def pdb_filename(goal: Board, pattern: Sequence[int], regions: bool = False) -> str:
+    """A file name fixed by the goal, the pattern and the key, so builds are found again.
 
-    >>> pdb_filename(goal_board(2, 3), (1, 2))
-    '2x3-eaf9f2c8-1_2.pdb'
+    >>> pdb_filename(goal_board(2, 3), (1, 2)), pdb_filename(goal_board(2, 3), (1, 2), regions=True)
+    ('2x3-eaf9f2c8-1_2.pdb', '2x3-eaf9f2c8-1_2-r.pdb')
     """
     digest = zlib.crc32(json.dumps(list(goal.cells)).encode())
-    return f"{goal.rows}x{goal.cols}-{digest:08x}-{'_'.join(map(str, pattern))}.pdb"
+    return f"{goal.rows}x{goal.cols}-{digest:08x}-{'_'.join(map(str, pattern))}{'-r' if regions else ''}.pdb"
+
+
+def split_set_name(name: str) -> tuple[str, bool]:
+    """A set name and whether its tables are keyed by the blanks' regions too (a trailing ``r``).
+
+    >>> split_set_name("6-6-3r"), split_set_name("7-8")
+    (('6-6-3', True), ('7-8', False))
+    """
+    return (name[:-1], True) if name.endswith("r") else (name, False)
 
 
 _BLANK_LAST_4X4: Final = {
@@ -803,11 +884,15 @@ def build_set(
     paths: Sequence[str | os.PathLike[str]] | None = None,
     storage: str = "auto",
 ) -> list[Path]:
-    """Build (or reuse, unless ``force``) one file per pattern in ``directory``; their paths."""
+    """Build (or reuse, unless ``force``) one file per pattern in ``directory``; their paths.
+
+    ``storage="r4"`` builds region-keyed tables (file names end in ``-r``).
+    """
     folder = Path(directory) if directory is not None else default_cache_dir()
     out = []
     for number, pattern in enumerate(patterns):
-        target = folder / (paths[number] if paths is not None else pdb_filename(goal, pattern))
+        name = pdb_filename(goal, pattern, regions=storage == "r4")
+        target = folder / (paths[number] if paths is not None else name)
         if force or not _usable(target, goal, pattern):
             save_pdb(build_pdb(goal, pattern, storage), target)
         out.append(target)
@@ -825,13 +910,17 @@ def _usable(path: Path, goal: Board, pattern: Sequence[int]) -> bool:
 
 
 def load_set(
-    goal: Board, patterns: Sequence[Sequence[int]], directory: str | os.PathLike[str] | None = None
+    goal: Board,
+    patterns: Sequence[Sequence[int]],
+    directory: str | os.PathLike[str] | None = None,
+    *,
+    regions: bool = False,
 ) -> list[PatternDatabase]:
     """Load the files of a partition from ``directory`` (default: the cache), checked against it."""
     folder = Path(directory) if directory is not None else default_cache_dir()
     found = []
     for pattern in patterns:
-        path = folder / pdb_filename(goal, pattern)
+        path = folder / pdb_filename(goal, pattern, regions)
         if not path.exists():
             raise PdbError(
                 f"{path}: no database for pattern {list(pattern)}; build it with 'gridarena puzzle pdb build'"

@@ -26,7 +26,15 @@ from numba import njit
 
 from gridarena.core.errors import GridArenaError
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.pdb import Geometry, PatternDatabase, placement_weights, rank_placement
+from gridarena.games.slidingpuzzle.pdb import (
+    Geometry,
+    PatternDatabase,
+    _flood,
+    _Masks,
+    _slot,
+    placement_weights,
+    rank_placement,
+)
 from gridarena.games.slidingpuzzle.rules import (
     WALL,
     Action,
@@ -224,10 +232,12 @@ def make_heuristic(
         {t for p, g in zip(pdbs, numbers, strict=True) if g == n for t in p.pattern} == set(goal.tiles)
         for n in set(numbers)
     )
-    mirror_ok = maps is not None and bool(pdbs) and every_set_covers
+    regions = any(p.regions for p in pdbs)
+    mirror_ok = maps is not None and bool(pdbs) and every_set_covers and not regions
     if mirror and not mirror_ok:
         raise SolverError(
             "mirrored lookups need a goal symmetric about the main diagonal and PDBs covering every tile"
+            " (and no region-keyed PDBs)"
         )
     use_mirror = mirror_ok if mirror is None else mirror
     cell_map, tile_map = (
@@ -282,13 +292,39 @@ def _pattern_value(
     mcell: np.ndarray,
     mtile: np.ndarray,
     scratch: np.ndarray,
+    pat_slots: np.ndarray,
+    cellbit: np.ndarray,
+    rinfo: np.ndarray,
 ) -> int:
-    """PDB value of pattern ``p`` on the board (``mirrored``: on its reflection)."""
+    """PDB value of pattern ``p`` on the board (``mirrored``: on its reflection).
+
+    A region-keyed table (``pat_slots[p] = (slots per placement, placements)``, slots > 0) is read at the blanks' canonical slot: each blank moved
+    to the smallest free cell of its region (``rinfo``: movable cells, cols, column masks, blank cells).
+    """
     k = pat_k[p]
     for i in range(k):
         t = pat_tiles[p, i]
         scratch[i] = mcell[pos[mtile[t]]] if mirrored else pos[t]
-    return _pdb_value(tables[p], packed[p], rank_placement(scratch, k, pat_w[p]))
+    rank = rank_placement(scratch, k, pat_w[p])
+    slots = pat_slots[p, 0]
+    if slots == 0:
+        return _pdb_value(tables[p], packed[p], rank)
+    used = 0
+    for i in range(k):
+        used |= cellbit[scratch[i]]
+    free = rinfo[0] & ~used
+    blanks = rinfo[4]
+    first = blanks & -blanks
+    second = blanks ^ first
+    r1 = _flood(free, first, rinfo[1], rinfo[2], rinfo[3])
+    if second == 0:
+        slot = _slot(free, r1, r1, 1)
+    else:
+        r2 = r1 if r1 & second else _flood(free, second, rinfo[1], rinfo[2], rinfo[3])
+        slot = _slot(free, r1, r2, 2)
+    table = tables[p]
+    state = rank * slots + slot
+    return int(table[rank]) + int((table[pat_slots[p, 1] + (state >> 1)] >> ((state & 1) * 4)) & 15)
 
 
 @njit(cache=True, inline="always")
@@ -349,16 +385,24 @@ def _move(
     mtile: np.ndarray,
     scratch: np.ndarray,
     best: np.ndarray,
+    pat_slots: np.ndarray,
+    cellbit: np.ndarray,
+    rinfo: np.ndarray,
 ) -> None:
     """Slide tile ``t`` from ``frm`` to ``to`` and update every heuristic component incrementally.
 
     hc = [distance sum, linear conflicts, then per disjoint set g: hc[2 + g] its PDB sum plus the distance
     of the tiles it leaves out, hc[2 + G + g] the same on the mirrored board]. ``pat_of[g, t]``: the
     pattern of set g holding tile t, or -1. Undoing a move is the same call with ``frm`` and ``to`` swapped.
+    ``rinfo[4]`` holds the blank cells as bits (``rinfo[5]``: whether to track them). A region-keyed
+    value changes only when one of its own tiles slides: any other slide moves a blank to an adjacent
+    cell outside the pattern, in the same region, so the canonical slot stays.
     """
     occ[to] = t
     occ[frm] = 0
     pos[t] = to
+    if rinfo[5]:
+        rinfo[4] ^= cellbit[frm] | cellbit[to]
     step = dist[t, to] - dist[t, frm]
     hc[0] += step
     if lc_on:
@@ -377,15 +421,17 @@ def _move(
         else:
             hc[2 + g] -= pv[p]
             pv[p] = _pattern_value(
-                p, pos, pat_tiles, pat_k, pat_w, tables, packed, False, mcell, mtile, scratch
-            )
+                p, pos, pat_tiles, pat_k, pat_w, tables, packed, False, mcell, mtile, scratch,
+                pat_slots, cellbit, rinfo,
+            )  # fmt: skip
             hc[2 + g] += pv[p]
         if mirror_on:
             q = pat_of[g, mtile[t]]  # mirroring needs every set to cover every tile
             hc[2 + n_sets + g] -= mpv[q]
             mpv[q] = _pattern_value(
-                q, pos, pat_tiles, pat_k, pat_w, tables, packed, True, mcell, mtile, scratch
-            )
+                q, pos, pat_tiles, pat_k, pat_w, tables, packed, True, mcell, mtile, scratch,
+                pat_slots, cellbit, rinfo,
+            )  # fmt: skip
             hc[2 + n_sets + g] += mpv[q]
 
 
@@ -483,6 +529,9 @@ def _ida_iteration(
     tt_g: np.ndarray,
     tt_stamp: np.ndarray,
     stamp: int,
+    pat_slots: np.ndarray,
+    cellbit: np.ndarray,
+    rinfo: np.ndarray,
 ) -> tuple[int, int]:
     """One depth-first iteration to f <= bound: (solution length or -1 or -2 on the node limit, next bound)."""
     nb = blanks.shape[0]
@@ -570,6 +619,9 @@ def _ida_iteration(
                 mtile,
                 scratch,
                 best,
+                pat_slots,
+                cellbit,
+                rinfo,
             )
             blanks[j] = frm
             h = _h(hc, n_sets, mirror_on)
@@ -611,6 +663,9 @@ def _ida_iteration(
                     mtile,
                     scratch,
                     best,
+                    pat_slots,
+                    cellbit,
+                    rinfo,
                 )
                 blanks[j] = to
                 continue
@@ -661,6 +716,9 @@ def _ida_iteration(
                 mtile,
                 scratch,
                 best,
+                pat_slots,
+                cellbit,
+                rinfo,
             )
             blanks[j] = to
 
@@ -708,6 +766,16 @@ class IdaStar:
             self.pat_w[number, : len(p.pattern)] = placement_weights(geo.size, len(p.pattern))
         self.tables = tuple(_readonly(p.table) for p in pdbs) or (_readonly(np.zeros(1, dtype=np.uint8)),)
         self.packed = np.array([p.storage == "u4" for p in pdbs] or [False], dtype=np.bool_)
+        # Region-keyed tables: slots and placements per pattern, cell bits and the board masks.
+        self.pat_slots = np.array([(p.slots, p.entries) if p.regions else (0, 0) for p in pdbs] or [(0, 0)])
+        self.pat_slots = self.pat_slots.astype(np.int64)
+        self.rinfo = np.zeros(6, dtype=np.int64)
+        self.cellbit = np.zeros(geo.size, dtype=np.int64)
+        if any(p.regions for p in pdbs):
+            masks = _Masks.of(goal)
+            self.cellbit = np.array([1 << int(c) for c in geo.cells], dtype=np.int64)
+            self.rinfo[:4] = (masks.movable, masks.cols, masks.not_first, masks.not_last)
+            self.rinfo[5] = 1
 
     def _layout(self, heuristic: Heuristic) -> None:
         """Where each movable cell's tile number sits in the exact packed board key (int64 words)."""
@@ -771,11 +839,14 @@ class IdaStar:
         pv = np.zeros(max(1, len(heur.pdbs)), dtype=np.int64)
         mpv = np.zeros_like(pv)
         scratch = np.empty(64, np.int64)
+        if self.rinfo[5]:
+            self.rinfo[4] = sum(1 << c for c in board.blanks)
+        regions = (self.pat_slots, self.cellbit, self.rinfo)
         for p in range(len(heur.pdbs)):
             args = (pos, self.pat_tiles, self.pat_k, self.pat_w, self.tables, self.packed)
-            pv[p] = _pattern_value(p, *args, False, heur.mirror_cell, heur.mirror_tile, scratch)
+            pv[p] = _pattern_value(p, *args, False, heur.mirror_cell, heur.mirror_tile, scratch, *regions)
             if heur.mirror:
-                mpv[p] = _pattern_value(p, *args, True, heur.mirror_cell, heur.mirror_tile, scratch)
+                mpv[p] = _pattern_value(p, *args, True, heur.mirror_cell, heur.mirror_tile, scratch, *regions)
         for g in range(n_sets):
             mine = np.unique(self.pat_of[g][self.pat_of[g] >= 0])
             hc[2 + g] += pv[mine].sum()
@@ -835,6 +906,9 @@ class IdaStar:
                 self.kshift,
                 *self._table(),
                 self._next_stamp(),
+                self.pat_slots,
+                self.cellbit,
+                self.rinfo,
             )
             spent = time.perf_counter() - started
             if length >= 0:
@@ -843,6 +917,7 @@ class IdaStar:
                 return Solution(actions, "solved", name, int(counts[0]), int(counts[1]), spent, h0)
             if length == -2 or (deadline is not None and time.perf_counter() > deadline):
                 why = "node limit reached" if length == -2 else "time limit reached"
+                why += f" (no solution shorter than {bound} slides)"
                 return Solution(None, "limit", name, int(counts[0]), int(counts[1]), spent, h0, why)
             if next_bound >= INFINITY:
                 why = "every reachable board was searched"
