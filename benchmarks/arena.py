@@ -3,9 +3,11 @@
 1. Overhead per game: the same games (same seeds, same bots) played directly with ``play_game`` and
    through a tournament (schedule, inline backend, SQLite row per game, replay written per ply and
    compacted), timed alternately in this process; medians over repeats. Target: at most 5 % for
-   in-process bots. Two bot sets are shown: fixed-depth alpha-beta (a real search, a few ms per move)
-   and greedy against random (a game in about a millisecond: the worst case, where only the arena's
-   fixed cost per game is measured).
+   in-process bots. The arena's cost is a fixed 1-3 ms per game (the replay line written per ply and
+   compacted, the SQLite row), so the ratio depends on how long a game lasts. Four bot sets: iterative
+   deepening for 5 ms per move (how timed bots play; the depth reached, hence the game, may differ
+   between the two runs), fixed-depth alpha-beta at two depths (identical games, 55 and 30 ms), and
+   greedy against random (under a millisecond: the worst case, where nearly all is the fixed cost).
 2. Speed-up from 1 to 2 local worker processes on a CPU-bound tournament (fixed-depth alpha-beta).
    Target: at least 1.8x. The worker start-up is outside the timed region (a warm-up tournament runs
    first on the same backend). On a machine shared with other work the figure is an underestimate:
@@ -42,7 +44,11 @@ from gridarena.search.alphabeta import alphabeta
 
 GAME = "isolation"
 # Imported as `arena` by the worker processes (this folder is on their path).
-SEARCH_BOTS = {"search": "arena:make_search_bot", "pause": "arena:make_pause_bot"}
+SEARCH_BOTS = {
+    "search": "arena:make_search_bot",
+    "pause": "arena:make_pause_bot",
+    "deepening": "arena:make_deepening_bot",
+}
 
 
 def mobility(state: Any, player: int) -> float:
@@ -65,6 +71,25 @@ class SearchBot(BaseBot):
         return Decision(best, {"depth": self.depth})
 
 
+class DeepeningBot(SearchBot):
+    """Iterative deepening for a fixed wall time per move, as timed bots play (the clock is its own)."""
+
+    name = "deepening"
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(1)
+        self.seconds = seconds
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        deadline = time.perf_counter() + self.seconds
+        best, depth = state.legal_actions()[0], 1
+        while time.perf_counter() < deadline and depth <= 12:
+            found = alphabeta(state, depth, mobility).best
+            best = found if found is not None else best
+            depth += 1
+        return Decision(best, {"depth": depth - 1})
+
+
 class PauseBot(BaseBot):
     """Waits a fixed time per move, then plays the first legal action: a bot that needs no CPU."""
 
@@ -82,6 +107,11 @@ class PauseBot(BaseBot):
 def make_pause_bot(game: Game[Any], seed: int | None = None, pause: float = 0.01) -> PauseBot:
     """Factory of :class:`PauseBot` for ``extra_bots``."""
     return PauseBot(pause)
+
+
+def make_deepening_bot(game: Game[Any], seed: int | None = None, ms: float = 5.0) -> DeepeningBot:
+    """Factory of :class:`DeepeningBot` for ``extra_bots``."""
+    return DeepeningBot(ms / 1000)
 
 
 def make_search_bot(game: Game[Any], seed: int | None = None, depth: int = 3) -> SearchBot:
@@ -164,6 +194,13 @@ def main(argv: list[str] | None = None) -> int:
         extra_bots=SEARCH_BOTS,
     )
     tiny = TournamentConfig(GAME, ("greedy", "random"), games=100 if args.quick else 400, seed=1)
+    timed = TournamentConfig(
+        GAME,
+        ("deepening(ms=5)", "deepening(ms=5,name=b)"),
+        games=4 if args.quick else 10,
+        seed=1,
+        extra_bots=SEARCH_BOTS,
+    )
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -171,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{'bots':<34} {'games':>6} {'direct ms':>12} {'arena ms':>12} {'extra ms':>10} {'overhead':>11}"
         )
+        overhead("iterative deepening, 5 ms per move", timed, repeats, folder)
         overhead("alphabeta depth 6 vs depth 5", deep, repeats, folder)
         overhead("alphabeta depth 5 vs depth 4", search, repeats, folder)
         overhead("greedy vs random (worst case)", tiny, repeats, folder)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -65,11 +66,19 @@ def board_string(state: State) -> str:
     return "/".join("".join(chars[r * w : (r + 1) * w]) for r in range(state.height))
 
 
+@functools.cache
+def _frame(width: int, height: int) -> tuple[str, tuple[str, ...]]:
+    """The column letters line and the row labels of a board size (replays draw every ply)."""
+    return "   " + " ".join(chr(ord("a") + c) for c in range(width)), tuple(
+        f"{r + 1:>2} " for r in range(height)
+    )
+
+
 def board_to_text(state: State) -> str:
     """A picture with coordinates, then who is to move (or the result)."""
     w, chars = state.width, cell_chars(state)
-    header = "   " + " ".join(chr(ord("a") + c) for c in range(w))
-    rows = [f"{r + 1:>2} " + " ".join(chars[r * w : (r + 1) * w]) for r in range(state.height)]
+    header, labels = _frame(w, state.height)
+    rows = [label + " ".join(chars[r * w : (r + 1) * w]) for r, label in enumerate(labels)]
     outcome = state.outcome()
     footer = (
         f"player {state.mover() + 1} to move"
