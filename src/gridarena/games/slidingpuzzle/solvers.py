@@ -113,10 +113,13 @@ class Heuristic:
 
     @property
     def name(self) -> str:
-        """A short description, e.g. ``manhattan+lc``, ``pdb(7-8)+mirror`` or ``pdb(7-7-1/6-6-3)``."""
+        """A short description, e.g. ``manhattan+lc``, ``pdb(7-8)+mirror`` or ``pdb(7-7-1/6-6-3r)``."""
         if not self.pdbs:
             return "manhattan+lc" if self.linear_conflict else "manhattan"
-        sizes = "/".join("-".join(str(len(p.pattern)) for p in group) for group in self.sets)
+        sizes = "/".join(
+            "-".join(str(len(p.pattern)) for p in group) + ("r" if all(p.regions for p in group) else "")
+            for group in self.sets
+        )
         return f"pdb({sizes})" + ("+mirror" if self.mirror else "")
 
     def estimate(self, board: Board) -> int:
