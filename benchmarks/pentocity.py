@@ -1,7 +1,7 @@
 """Pentocity: placement enumeration vectorised over the grid against a loop per cell, and whole games.
 
 Usage: ``python benchmarks/pentocity.py [--positions 8] [--repeat 5] [--seed 1]
-[--players best,group1,rowbyrow] [--games 3] [--sequencer random] [--only players]``
+[--players best,group1,rowbyrow] [--games 3] [--sequencer random,g6,g9] [--only players]``
 
 Part 1 enumerates every valid (rotation, location) of a request on seeded mid-game lands, once with
 ``placement_mask`` (numpy shifts over whole grids) and once with the baseline: the rules' own check per
@@ -9,8 +9,9 @@ candidate (``resolve_move`` per location and rotation, as a Java-style player ca
 loop would). Both must find the same placements; the table shows the median time per position and the
 speed-up over the baseline measured in the same process. Part 2 times whole games (median of
 ``--repeat``). Part 3 gives the seconds per game of each player (``--players``) on the first ``--games``
-seeds of the 2016 tournament: median wall-clock and CPU seconds per game, the mean score, and the time
-ratio against ``rowbyrow`` run in the same process. Nothing is compiled: no warm-up to exclude.
+seeds of the 2016 tournament, one table per sequencer of ``--sequencer`` (comma-separated): median
+wall-clock and CPU seconds per game, the mean score, and the time ratio against ``rowbyrow`` run in the
+same process. Nothing is compiled: no warm-up to exclude.
 """
 
 from __future__ import annotations
@@ -121,12 +122,13 @@ def main() -> None:
         "--players", default="best,packer,group1,components,jigsaw,shortroad,diagonal,rowbyrow"
     )
     parser.add_argument("--games", type=int, default=3, help="games per player (the first 2016 seeds)")
-    parser.add_argument("--sequencer", default="random")
+    parser.add_argument("--sequencer", default="random", help="comma-separated sequencers of part 3")
     parser.add_argument("--only", choices=["enumeration", "players"], help="run one part only")
     args = parser.parse_args()
     if args.only != "enumeration":
-        players_table(args.players.split(","), args.sequencer, args.games)
-        print()
+        for sequencer in args.sequencer.split(","):
+            players_table(args.players.split(","), sequencer, args.games)
+            print()
     if args.only == "players":
         return
     states = positions(args.positions, args.seed)

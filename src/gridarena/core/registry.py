@@ -65,6 +65,8 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
         "shortroad": "gridarena.games.pentocity.players:make_shortroad_bot",
         "group1": "gridarena.games.pentocity.players:make_group1_bot",
         "packer": "gridarena.games.pentocity.players:make_packer_bot",
+        "reserve": "gridarena.games.pentocity.players:make_reserve_bot",
+        "bands": "gridarena.games.pentocity.players:make_bands_bot",
         "best": "gridarena.games.pentocity.players:make_best_bot",
     },
     "slidingpuzzle": {

@@ -16,9 +16,19 @@ from gridarena.core.errors import SpecError
 from gridarena.core.registry import available_bots
 from gridarena.games.pentocity import Move, Pentocity, PentocityState
 from gridarena.games.pentocity.bots import road_distance
-from gridarena.games.pentocity.buildings import PENTO, Building, X, rect
-from gridarena.games.pentocity.land import SIDE, CellType, Land, group_mask, placement_mask
+from gridarena.games.pentocity.buildings import I_H, PENTO, Building, X, rect
+from gridarena.games.pentocity.land import (
+    SIDE,
+    CellType,
+    Land,
+    Mode,
+    empty_land,
+    frozen,
+    group_mask,
+    placement_mask,
+)
 from gridarena.games.pentocity.players import make_best_bot, make_player
+from gridarena.games.pentocity.players.bands import FACTORY_ROWS, I_BANDS, Strip, layout_move
 from gridarena.games.pentocity.players.candidates import NEW_GROUP_CELLS, candidates, group_distance
 from gridarena.games.pentocity.players.greedy import (
     Context,
@@ -29,6 +39,8 @@ from gridarena.games.pentocity.players.greedy import (
     lost_cells,
 )
 from gridarena.games.pentocity.players.plans import compact_group, descend_road, extend_group, walk_group
+from gridarena.games.pentocity.players.reserve import ReservePacker, big_places
+from gridarena.games.pentocity.rules import Violation, resolve_move
 from gridarena.games.pentocity.simulator import play_game
 
 from .positions import played
@@ -239,3 +251,117 @@ def test_statement_mode_gives_factories_no_bonus_and_the_player_follows() -> Non
         state = state.apply_action(decision.action)
         if state.request is None and decision.action.accept and state.score - before == 1:
             assert not decision.action.water and not decision.action.park  # a 1×1 factory earns nothing more
+
+
+def planned_points(strip: Strip) -> int:
+    """What a building of ``strip`` scores by the rules' arithmetic: its cells plus 2 per resort kind."""
+    resorts = {kind for _, kind in strip.separators if kind in (CellType.WATER, CellType.PARK)}
+    return strip.height + 2 * len(resorts)
+
+
+def has_access(strip: Strip) -> bool:
+    """A road separator, or a building row in the two-deep edge zone (faithful rule 1.7)."""
+    rows = range(strip.top, strip.top + strip.height)
+    return any(kind == CellType.ROAD for _, kind in strip.separators) or any(
+        r in (0, 1, 48, 49) for r in rows
+    )
+
+
+def test_layout_strips_are_consistent() -> None:
+    """Every strip has access; strips of one kind share separator rows only with the same planned type;
+    the I bands tile the land (400 I's, 3000 points) and the factory rows score 3, or 5 in row 48."""
+    for strips in (I_BANDS, FACTORY_ROWS):
+        planned: dict[int, CellType] = {}
+        for strip in strips:
+            assert has_access(strip)
+            for row, kind in strip.separators:
+                assert planned.setdefault(row, kind) == kind
+                assert row not in range(strip.top, strip.top + strip.height)
+    assert sum(50 * planned_points(band) for band in I_BANDS) == 3000
+    assert {band.top + r for band in I_BANDS for r in range(5)}.isdisjoint(
+        {row for band in I_BANDS for row, _ in band.separators}
+    )
+    assert [planned_points(row) for row in FACTORY_ROWS[:3]] == [5, 3, 3]
+
+
+@settings(deadline=None, max_examples=6)
+@given(st.integers(0, 2**32), st.floats(0.2, 0.8))
+def test_layout_moves_are_legal_and_score_as_planned(seed: int, share: float) -> None:
+    """A random stream of I's (``share`` of them) and 1×1 factories until the layout has no room: each
+    move passes the rules and earns its strip's planned points, wherever the two stacks meet."""
+    rng, land = random.Random(seed), np.asarray(empty_land()).copy()
+    placed_count = 0
+    while True:
+        kind = rng.random() < share
+        request = I_H if kind else rect(1, 1)
+        move = layout_move(land, request, Mode.FAITHFUL)
+        if move is None:
+            break
+        placed = resolve_move(land, request, move, Mode.FAITHFUL)
+        assert not isinstance(placed, Violation)
+        strip = next(s for s in (I_BANDS if kind else FACTORY_ROWS) if s.top == move.location[0])
+        assert placed.delta == planned_points(strip)
+        land = np.array(placed.land, copy=True)
+        placed_count += 1
+    assert placed_count > 250  # the stacks met only after most of the land was used
+    assert (land == CellType.EMPTY).sum() < 400
+
+
+def test_layout_fills_the_land_with_i_pentominoes_for_3000_points() -> None:
+    record = play_game(Pentocity(sequencer="g6", cpu_time=None), make_player("bands", 1), seed=869)
+    assert (record.termination, record.score, record.accepted, record.rejects) == ("normal", 3000, 400, 3)
+
+
+def test_layout_balances_i_pentominoes_and_factories() -> None:
+    """g9 (I's and 1×1 factories, 50/50): both stacks grow until they meet; well above 2016's 2532."""
+    record = play_game(Pentocity(sequencer="g9", cpu_time=None), make_player("bands", 1), seed=84)
+    assert record.termination == "normal"
+    assert record.score > 3000
+
+
+def test_layout_hands_over_to_the_packer_for_good_after_another_request() -> None:
+    """An X arrives after layout moves: the packer plays it, and the I that follows, as the packer would."""
+    game = Pentocity(sequencer="g6", cpu_time=None)
+    bands, packer = make_player("bands", 1), make_player("packer", 1)
+    state = game.new_initial_state(seed=1)
+    for _ in range(3):
+        state = state.apply_action(state.chance_outcomes()[0][0])
+        decision = bands.act(state, TimeControl())
+        assert decision.info.get("layout") is True
+        state = state.apply_action(decision.action)
+    for request in (X, I_H):
+        pending = PentocityState(game, state.land, state.sequencer, request, requests=state.requests + 1)
+        decision = bands.act(pending, TimeControl())
+        assert "layout" not in decision.info
+        assert decision.action == packer.act(pending, TimeControl()).action
+        state = pending.apply_action(decision.action)
+
+
+def test_layout_is_off_under_the_statement_rules() -> None:
+    """The layout relies on the faithful rules (edge access two cells deep, factory bonuses)."""
+    game = Pentocity(sequencer="g6", mode="statement", cpu_time=None)
+    state = game.new_initial_state(seed=1)
+    state = state.apply_action(state.chance_outcomes()[0][0])
+    decision = make_player("bands", 1).act(state, TimeControl())
+    assert "layout" not in decision.info and state.check(decision.action) is None
+
+
+def test_reserve_keeps_the_last_place_of_the_largest_factory() -> None:
+    """Two holes in a land of roads: a 5×5 one near the factory corner and a 3×3 one. The packer puts a
+    1×1 factory (with its pond and field) into the 5×5 hole; the reserving packer keeps that hole whole."""
+    game = Pentocity(cpu_time=None)
+    land = np.full((SIDE, SIDE), CellType.ROAD, dtype=np.uint8)
+    land[40:45, 40:45] = land[40:43, 30:33] = CellType.EMPTY
+    state = PentocityState(
+        game, frozen(land), game.new_initial_state(seed=1).sequencer, rect(1, 1), requests=5
+    )
+    assert big_places(state.land, rect(5, 5)) == 1
+    moves = []
+    for weight in (0.0, 10.0):
+        player = make_player("reserve", 1, reserve_weight=weight)
+        assert isinstance(player, ReservePacker)
+        player.big = rect(5, 5)  # as if a 5×5 factory had been requested earlier in the game
+        moves.append(player.act(state, TimeControl()).action)
+    assert moves[0].location == (44, 44) and moves[1].location == (42, 32)
+    after = resolve_move(state.land, rect(1, 1), moves[1], Mode.FAITHFUL)
+    assert not isinstance(after, Violation) and big_places(after.land, rect(5, 5)) == 1

@@ -141,7 +141,8 @@ def lost_cells(land: Land) -> int:
     return int(lost.sum())
 
 
-def _pentocity_state(state: GameState[Any]) -> PentocityState:
+def pentocity_state(state: GameState[Any]) -> PentocityState:
+    """``state`` as a Pentocity state with a pending request; TypeError otherwise."""
     if not isinstance(state, PentocityState) or state.request is None:
         raise TypeError("a Pentocity player needs a Pentocity state with a pending request")
     return state
@@ -173,7 +174,7 @@ class PlacementPlayer(BaseBot):
 
     def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
         """The best planned placement that the rules accept, or a rejection when nothing fits."""
-        st = _pentocity_state(state)
+        st = pentocity_state(state)
         request = st.request
         assert request is not None
         plans = self.plans(st.land, request, st.pentocity)
@@ -252,7 +253,7 @@ class ComponentsPlayer(JigsawPlayer):
     shortlist = 6
 
     def refine(self, ctx: Context, request: Building, plan: Plan, score: float) -> float:
-        after = _after(ctx.land, request, plan)
+        after = after_plan(ctx.land, request, plan)
         return contact_of(ctx.land, plan) - (lost_cells(after) - ctx.lost) - 0.001 * len(plan.road)
 
 
@@ -305,7 +306,7 @@ def add_resorts(ctx: Context, plan: Plan, new_group: Any) -> Plan:
     )
 
 
-def _after(land: Land, request: Building, plan: Plan) -> Land:
+def after_plan(land: Land, request: Building, plan: Plan) -> Land:
     """The land after ``plan`` (unchecked: the plan came from valid candidates)."""
     out = np.array(land, copy=True)
     for cells, kind in ((plan.road, CellType.ROAD), (plan.water, CellType.WATER), (plan.park, CellType.PARK)):
@@ -373,14 +374,14 @@ class PackerPlayer(PlacementPlayer):
         return full
 
     def refine(self, ctx: Context, request: Building, plan: Plan, score: float) -> float:
-        after = _after(ctx.land, request, plan)
+        after = after_plan(ctx.land, request, plan)
         value = request.size + self.contact_weight * contact_of(ctx.land, plan)
         value -= self.road_weight * len(plan.road) + self.resort_weight * (len(plan.water) + len(plan.park))
         value -= self.lost_weight * (lost_cells(after) - ctx.lost)
         return value + _bonus_points(ctx, after, plan)
 
     def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        st = _pentocity_state(state)
+        st = pentocity_state(state)
         self.mode = st.pentocity.mode
         return super().act(state, clock)
 
@@ -409,16 +410,15 @@ PLAYER_CLASSES: Final[dict[str, type[PlacementPlayer]]] = {
 }
 
 
-def make_player(name: str, seed: int | None = None, **weights: float) -> PlacementPlayer:
-    """A player of this module by name, with class attributes (weights, ``shortlist``) overridden.
+def set_weights(player: PlacementPlayer, **weights: float) -> PlacementPlayer:
+    """``player`` with class attributes (weights, ``shortlist``) overridden; SpecError for an unknown one.
 
-    >>> make_player("packer", shortlist=4).shortlist
+    >>> set_weights(PackerPlayer(), shortlist=4).shortlist
     4
     """
-    player = PLAYER_CLASSES[name](seed)
     for key, value in weights.items():
         default = getattr(type(player), key, None)
         if key.startswith("_") or not isinstance(default, (int, float)):
-            raise SpecError(f"pentocity player {name!r} has no parameter {key!r}")
+            raise SpecError(f"pentocity player {player.name!r} has no parameter {key!r}")
         setattr(player, key, type(default)(value))
     return player
