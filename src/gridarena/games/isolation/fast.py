@@ -918,7 +918,8 @@ class Engine:
         """Iterative deepening until ``deadline`` (a ``time.perf_counter`` value), ``max_depth`` or ``nodes``.
 
         Returns the move of the last completed depth. Deterministic when only ``max_depth`` and
-        ``nodes`` limit it. The search also stops at a proven result or at the end of the game.
+        ``nodes`` limit it. The search also stops at the end of the game, or at a proven result once
+        it has searched as deep as that result is far, so a proven win is the quickest one.
         """
         self._check(state)
         lo, hi, loc0, loc1 = to_words(state)
@@ -945,7 +946,9 @@ class Engine:
                 break
             move, score, completed = int(ctl[_ROOT_MOVE]), int(value), depth
             history.append(move)
-            if abs(score) >= WON:
+            if abs(score) >= WON and depth >= WIN - abs(score):
+                # Proven, and at the result's own distance: a quicker win (or a longer defence) would
+                # have shown up. An endgame leaf can prove a result before that depth is searched.
                 break
         seconds = time.perf_counter() - start
         return SearchResult(move, score, completed, int(ctl[_NODES]), seconds, tuple(history))
