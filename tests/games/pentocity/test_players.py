@@ -27,7 +27,7 @@ from gridarena.games.pentocity.land import (
     group_mask,
     placement_mask,
 )
-from gridarena.games.pentocity.players import make_best_bot, make_player
+from gridarena.games.pentocity.players import BandPlayer, make_best_bot, make_player
 from gridarena.games.pentocity.players.bands import FACTORY_ROWS, I_BANDS, Strip, layout_move
 from gridarena.games.pentocity.players.candidates import NEW_GROUP_CELLS, candidates, group_distance
 from gridarena.games.pentocity.players.greedy import (
@@ -39,7 +39,7 @@ from gridarena.games.pentocity.players.greedy import (
     lost_cells,
 )
 from gridarena.games.pentocity.players.plans import compact_group, descend_road, extend_group, walk_group
-from gridarena.games.pentocity.players.reserve import ReservePacker, big_places
+from gridarena.games.pentocity.players.reserve import ReservePacker, big_cover, big_places
 from gridarena.games.pentocity.rules import Violation, resolve_move
 from gridarena.games.pentocity.simulator import play_game
 
@@ -307,9 +307,44 @@ def test_layout_moves_are_legal_and_score_as_planned(seed: int, share: float) ->
     assert (land == CellType.EMPTY).sum() < 400
 
 
-def test_layout_fills_the_land_with_i_pentominoes_for_3000_points() -> None:
+def test_layout_fills_the_land_with_i_pentominoes_for_2996_points() -> None:
+    """400 I's at 9 or 7 points (3000), but the first one is placed before the layout lays its resorts."""
     record = play_game(Pentocity(sequencer="g6", cpu_time=None), make_player("bands", 1), seed=869)
-    assert (record.termination, record.score, record.accepted, record.rejects) == ("normal", 3000, 400, 3)
+    assert (record.termination, record.score, record.accepted, record.rejects) == ("normal", 2996, 400, 3)
+
+
+def test_layout_places_the_first_request_bare_and_lays_resorts_from_the_second() -> None:
+    """The first I goes to the first band without water or park (5 points); the second lays the missing
+    resort prefixes of both rows and scores 9; an F instead goes to the packer, beside a bare I."""
+    game = Pentocity(sequencer="g6", cpu_time=None)
+    state = game.new_initial_state(seed=1)
+    state = state.apply_action(state.chance_outcomes()[0][0])
+    first = make_player("bands", 1).act(state, TimeControl())
+    assert first.info.get("layout") is True and first.action.location == (1, 0)
+    assert not (first.action.road or first.action.water or first.action.park)
+    state = state.apply_action(first.action)
+    assert state.score == 5
+    for request, layout in ((I_H, True), (PENTO[1], False)):
+        player = make_player("bands", 1)
+        assert isinstance(player, BandPlayer)
+        pending = PentocityState(game, state.land, state.sequencer, request, requests=2)
+        decision = player.act(pending, TimeControl())
+        assert decision.info.get("layout", False) is layout
+        after = pending.apply_action(decision.action)
+        if layout:
+            assert decision.action.location == (1, 1) and after.score - pending.score == 9
+            assert decision.action.water == frozenset((0, j) for j in range(4))
+            assert decision.action.park == frozenset((6, j) for j in range(4))
+        else:
+            assert not player.layout and after.score - pending.score >= 5
+
+
+def test_confirm_one_lays_resorts_from_the_first_request() -> None:
+    """With ``confirm=1`` the layout starts at once: the first I earns both bonuses."""
+    state = Pentocity(sequencer="g6", cpu_time=None).new_initial_state(seed=1)
+    state = state.apply_action(state.chance_outcomes()[0][0])
+    decision = make_player("bands", 1, confirm=1).act(state, TimeControl())
+    assert state.apply_action(decision.action).score == 9
 
 
 def test_layout_balances_i_pentominoes_and_factories() -> None:
@@ -365,3 +400,48 @@ def test_reserve_keeps_the_last_place_of_the_largest_factory() -> None:
     assert moves[0].location == (44, 44) and moves[1].location == (42, 32)
     after = resolve_move(state.land, rect(1, 1), moves[1], Mode.FAITHFUL)
     assert not isinstance(after, Violation) and big_places(after.land, rect(5, 5)) == 1
+
+
+def test_filler_factories_take_a_hole_anywhere() -> None:
+    """A 1×1 factory with a ready pond and field near the top-left corner: the packer still carries it to
+    the factory corner; with ``filler_diagonal=0`` (as ``best``) it takes the hole and scores 5 there."""
+    game = Pentocity(cpu_time=None)
+    land = np.asarray(empty_land()).copy()
+    land[10, 10:14], land[12, 10:14], land[11, 9] = CellType.WATER, CellType.PARK, CellType.ROAD
+    land[11, 0:9] = CellType.ROAD
+    state = PentocityState(
+        game, frozen(land), game.new_initial_state(seed=1).sequencer, rect(1, 1), requests=9
+    )
+    rows = []
+    for weight in (1.0, 0.0):
+        move = make_player("packer", 1, filler_diagonal=weight).act(state, TimeControl()).action
+        placed = resolve_move(state.land, rect(1, 1), move, Mode.FAITHFUL)
+        assert not isinstance(placed, Violation) and placed.delta == 5
+        rows.append(move.location[0])
+    assert rows[0] >= 40 and rows[1] == 11
+
+
+def big_cover_twin(land: Land, factory: Building) -> int:
+    """Readable twin of ``big_cover``: try every rotation at every corner, cell by cell."""
+
+    def free(i: int, j: int) -> bool:
+        around = [(i + a, j + b) for a, b in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+        near = [land[a, b] for a, b in around if 0 <= a < SIDE and 0 <= b < SIDE]
+        return bool(land[i, j] == CellType.EMPTY and CellType.RESIDENCE not in near)
+
+    covered: set[tuple[int, int]] = set()
+    for shape in factory.rotations():
+        for i in range(SIDE):
+            for j in range(SIDE):
+                cells = [(i + a, j + b) for a, b in shape]
+                if all(a < SIDE and b < SIDE and free(a, b) for a, b in cells):
+                    covered.update(cells)
+    return len(covered)
+
+
+@settings(deadline=None, max_examples=8)
+@given(st.integers(0, 2**32), st.integers(1, 5), st.integers(1, 5), st.floats(0.0, 0.1))
+def test_big_cover_matches_a_cell_by_cell_count(seed: int, h: int, w: int, density: float) -> None:
+    rng = np.random.default_rng(seed)
+    land = np.where(rng.random((SIDE, SIDE)) < density, rng.integers(1, 6, (SIDE, SIDE)), 0).astype(np.uint8)
+    assert big_cover(land, rect(h, w)) == big_cover_twin(land, rect(h, w))

@@ -344,6 +344,9 @@ class PackerPlayer(PlacementPlayer):
     resort_weight = 1.0
     contact_weight = 0.6
     diagonal_weight = 1.0
+    #: Scales the diagonal weight for 1 × 1 factories. Below 1 they fill holes wherever their pond, field
+    #: and contact are best (a 1 × 1 needs no room), leaving the factory corner to the big ones.
+    filler_diagonal = 1.0
     lost_weight = 1.0
     factory_resort_cells = 4
 
@@ -356,7 +359,10 @@ class PackerPlayer(PlacementPlayer):
         if self._bonus_for(request.kind):
             for cost in (c.water, c.park):
                 value = value + np.maximum(0.0, 2.0 - self.resort_weight * cost)
-        return np.asarray(value - self.diagonal_weight * diagonal_distance(c, request.kind), dtype=np.float64)
+        weight = self.diagonal_weight
+        if request.kind is Kind.FACTORY and request.size == 1:
+            weight *= self.filler_diagonal
+        return np.asarray(value - weight * diagonal_distance(c, request.kind), dtype=np.float64)
 
     def _bonus_for(self, kind: Kind) -> bool:
         return kind is Kind.RESIDENCE or self.mode is Mode.FAITHFUL

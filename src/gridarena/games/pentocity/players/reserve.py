@@ -58,18 +58,41 @@ def _disjoint(corners: Mask, shape: Shape, limit: int) -> int:
     return count
 
 
+def big_cover(land: Land, factory: Building) -> int:
+    """EMPTY cells that some place of ``factory`` (any rotation, road access not checked) would cover.
+
+    >>> from gridarena.games.pentocity.buildings import rect
+    >>> from gridarena.games.pentocity.land import CellType, empty_land
+    >>> land = np.asarray(empty_land()).copy(); land[:, 7:] = CellType.ROAD
+    >>> big_cover(land, rect(5, 5)), big_cover(land, rect(8, 5)), big_cover(land, rect(8, 8))
+    (350, 350, 0)
+    >>> land[2, 3] = CellType.RESIDENCE; big_cover(land, rect(5, 5))  # 5 cells barred, 23 stranded
+    322
+    """
+    ok = buildable_cells(land, Kind.FACTORY)
+    covered = np.zeros((SIDE, SIDE), dtype=bool)
+    for shape in factory.rotations():
+        corners = window_all(ok, shape)
+        for di, dj in shape:
+            covered[di : di + corners.shape[0], dj : dj + corners.shape[1]] |= corners
+    return int(covered.sum())
+
+
 class ReservePacker(PackerPlayer):
     """The packer, charged ``reserve_weight`` per place of the largest factory seen so far that a plan
-    takes away, for as long as fewer than ``reserve_places`` such places are left."""
+    takes away, for as long as fewer than ``reserve_places`` such places are left, and ``cover_weight``
+    (0 here; ``bands`` sets it) per EMPTY cell that the plan leaves outside every place of that factory."""
 
     name = "reserve"
     reserve_weight = 10.0
     reserve_places = 10
+    cover_weight = 0.0
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.big: Building | None = None
         self.places = 0
+        self.cover = 0
 
     def reset(self, game: Game[Any], seat: Player, seed: int) -> None:
         super().reset(game, seat, seed)
@@ -84,13 +107,17 @@ class ReservePacker(PackerPlayer):
         if request.kind is Kind.FACTORY and (self.big is None or request.size > self.big.size):
             self.big = request
         self.places = 0 if self.big is None else big_places(st.land, self.big, self.reserve_places)
+        self.cover = 0 if self.big is None or not self.cover_weight else big_cover(st.land, self.big)
         return super().act(state, clock)
 
     def refine(self, ctx: Context, request: Building, plan: Plan, score: float) -> float:
         value = super().refine(ctx, request, plan, score)
         if self.big is None:
             return value
+        land = after_plan(ctx.land, request, plan)
+        if self.cover_weight:
+            value -= self.cover_weight * (self.cover - big_cover(land, self.big))
         # Counted from reserve_places down: taking places away from a large supply costs nothing.
-        after = big_places(after_plan(ctx.land, request, plan), self.big, self.reserve_places)
+        after = big_places(land, self.big, self.reserve_places)
         lost = min(self.places, self.reserve_places) - min(after, self.reserve_places)
         return value - self.reserve_weight * max(0, lost)
