@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from iso_states import random_state
 
 from gridarena.cli import isolation as cli
 from gridarena.core.clock import TimeControl
@@ -25,16 +26,6 @@ BOT_NAMES = [
     "random", "mm_open", "mm_center", "mm_improved", "ab_open", "ab_center", "ab_improved",
     "ab_custom", "ab_custom_2", "ab_custom_3", "ab_custom_4", "best",
 ]  # fmt: skip
-
-
-def random_state(width: int, height: int, plies: int, seed: int) -> State:
-    rng = random.Random(seed)
-    state = State(width, height)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state = state.child(rng.choice(state.legal_actions()))
-    return state
 
 
 def minimax_ref(state: State, depth: int, me: int) -> float:

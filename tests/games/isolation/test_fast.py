@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from iso_states import random_state
 
 from gridarena.games.isolation import fast
 from gridarena.games.isolation.formats import parse_board
@@ -26,17 +26,6 @@ def engine(width: int, height: int, **options: object) -> fast.Engine:
     if key not in ENGINES:
         ENGINES[key] = fast.Engine(width, height, tt_bits=12)
     return ENGINES[key]
-
-
-def random_state(width: int, height: int, plies: int, seed: int) -> State:
-    """A state reached by random legal moves (fewer plies if the game ends first)."""
-    rng = random.Random(seed)
-    state = State(width, height)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state = state.child(rng.choice(state.legal_actions()))
-    return state
 
 
 def perft_entries() -> list[tuple[str, list[str], dict[int, int]]]:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from iso_states import random_state
 from scipy.signal import correlate2d
 
 from gridarena.games.isolation import aind_samples as samples
@@ -93,16 +93,6 @@ def test_unplaced_pieces() -> None:
         h.center(state, 1)
     with pytest.raises(TypeError):
         samples.center_score(board_from_state(state, "a", "b"), "b")  # AIND's fails the same way
-
-
-def random_state(width: int, height: int, plies: int, seed: int) -> State:
-    rng = random.Random(seed)
-    state = State(width, height)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state = state.child(rng.choice(state.legal_actions()))
-    return state
 
 
 @settings(max_examples=60, deadline=None)
