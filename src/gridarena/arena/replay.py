@@ -211,16 +211,24 @@ def compact(path: str | os.PathLike[str], target: str | os.PathLike[str]) -> str
     return write_document(json.dumps(read_replay(path).to_json(), separators=(",", ":")).encode(), target)
 
 
-def write_document(data: bytes, target: str | os.PathLike[str], *, durable: bool = True) -> str:
+def gzip_document(data: bytes) -> bytes:
+    """A compact replay gzipped at level 6 (zlib's default: within a few per cent of level 9's size on
+    replays, at a third of the time), with no timestamp, so equal games give equal bytes."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def write_document(
+    data: bytes, target: str | os.PathLike[str], *, durable: bool = True, packed: bool = False
+) -> str:
     """Write a compact replay at ``target`` under a temporary name, then rename it; return its SHA-256.
 
-    ``.gz`` targets are gzipped at level 6 (zlib's default: within a few per cent of level 9's size on
-    replays, at a third of the time). Only a ``durable`` write syncs the file to disk before the rename;
-    otherwise the rename alone keeps the file whole (old or new, never torn).
+    ``.gz`` targets are gzipped (:func:`gzip_document`) unless ``packed`` says ``data`` already is. Only
+    a ``durable`` write syncs the file to disk before the rename; otherwise the rename alone keeps the
+    file whole (old or new, never torn).
     """
     target = Path(target)
-    if target.suffix == ".gz":
-        data = gzip.compress(data, compresslevel=6, mtime=0)
+    if target.suffix == ".gz" and not packed:
+        data = gzip_document(data)
     temporary = target.with_name(target.name + ".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:

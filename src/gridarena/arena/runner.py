@@ -14,12 +14,10 @@ can offer its own (AIND's random placements) by adding ``name -> "module:functio
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import importlib
 import json
 import math
-import os
 import random
 import socket
 import tempfile
@@ -29,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from gridarena.arena.replay import ReplayRecorder, read_replay, write_document
+from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, write_document
 from gridarena.arena.timecontrol import GameTimer, TimeSpec
 from gridarena.core.errors import GridArenaError, SpecError
 from gridarena.core.play import DEFAULT_GRACE, GameClock, GameRecord, MoveWatcher, PerMoveClock, play_game
@@ -308,7 +306,7 @@ def _finish_replay(task: GameTask, jsonl: Path, document: bytes) -> dict[str, JS
     saves about 4 ms per game. Ray workers send the gzipped bytes back inside the result instead.
     """
     if task.replay_inline:
-        data = gzip.compress(document, compresslevel=6, mtime=0)
+        data = gzip_document(document)
         return {
             "replay": task.replay,
             "replay_sha256": hashlib.sha256(data).hexdigest(),
@@ -327,9 +325,7 @@ def write_inline_replay(result: dict[str, JSON]) -> None:
         return
     target = Path(str(result["replay"]))
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(target.name + ".tmp")
-    temporary.write_bytes(base64.b64decode(str(data)))
-    os.replace(temporary, target)
+    write_document(base64.b64decode(str(data)), target, durable=False, packed=True)
 
 
 def forfeit_result(task: GameTask, seat: Player, termination: str, detail: str) -> dict[str, JSON]:
