@@ -589,6 +589,17 @@ def _depth_one(
     return _frontier(lo, hi, masks, other, side, stack, k, ply, alpha, beta, ctl)
 
 
+# A table entry is two words: the position's hash and its data packed as score (high bits, biased
+# to stay positive), depth, flag and best move + 1 (a byte each). Five words per entry made the table
+# five times the cache: at 2**18 entries the search ran 30-45% fewer nodes per second.
+_TT_BYTE, _TT_FLAG, _TT_DEPTH, _TT_SCORE, _TT_BIAS = 0xFF, 8, 16, 24, 2 * INF
+
+
+@_kernel
+def _tt_entry(score: int, depth: int, flag: int, move: int) -> int:
+    return ((score + _TT_BIAS) << _TT_SCORE) | (depth << _TT_DEPTH) | (flag << _TT_FLAG) | (move + 1)
+
+
 @_kernel
 def _to_tt(score: int, ply: int) -> int:
     """A score relative to this node (wins counted from here), as the table stores it."""
@@ -664,9 +675,10 @@ def _enter(
         first = ctl[_ROOT_FIRST]
     elif (depth >= 3 or frames[ply, _F_SEP]) and ctl[_USE_TT] and tt[slot, 0] == h:
         # Depth-2 nodes are cheaper to redo than to look up, unless separated: then an endgame may be stored.
-        first = tt[slot, 4]
-        if tt[slot, 2] >= depth:
-            score, flag = _from_tt(tt[slot, 1], ply), tt[slot, 3]
+        data = tt[slot, 1]
+        first = (data & _TT_BYTE) - 1
+        if (data >> _TT_DEPTH) & _TT_BYTE >= depth:
+            score, flag = _from_tt((data >> _TT_SCORE) - _TT_BIAS, ply), (data >> _TT_FLAG) & 3
             if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
                 return score
     # Separation is permanent, so it is tested only well above the leaves and then inherited.
@@ -679,13 +691,7 @@ def _enter(
             # Exact at any depth: stored as such, transpositions inside the regions skip the path searches.
             score = WIN - (ply + plies) if plies > 0 else -(WIN - (ply - plies))
             if ctl[_USE_TT]:
-                tt[slot, 0], tt[slot, 1], tt[slot, 2], tt[slot, 3], tt[slot, 4] = (
-                    h,
-                    _to_tt(score, ply),
-                    MAX_PLY,
-                    _EXACT,
-                    -1,
-                )
+                tt[slot, 0], tt[slot, 1] = h, _tt_entry(_to_tt(score, ply), MAX_PLY, _EXACT, -1)
             return score
         frames[ply, _F_SEP] = ply + RETRY_PLIES  # too big for now: the regions shrink as the game goes on
     _order(lo, hi, masks, other, side, stack, k, first, ply, ctl)
@@ -734,13 +740,8 @@ def _record(ply: int, frames: np.ndarray, tt: np.ndarray, ctl: np.ndarray) -> in
             _UPPER if best <= frames[ply, _F_ALPHA0] else (_LOWER if best >= frames[ply, _F_BETA] else _EXACT)
         )
         slot = frames[ply, _F_SLOT]
-        tt[slot, 0], tt[slot, 1], tt[slot, 2], tt[slot, 3] = (
-            frames[ply, _F_HASH],
-            _to_tt(best, ply),
-            frames[ply, _F_DEPTH],
-            flag,
-        )
-        tt[slot, 4] = frames[ply, _F_BEST_MOVE]
+        tt[slot, 0] = frames[ply, _F_HASH]
+        tt[slot, 1] = _tt_entry(_to_tt(best, ply), frames[ply, _F_DEPTH], flag, frames[ply, _F_BEST_MOVE])
     return int(best)
 
 
@@ -863,7 +864,7 @@ class Engine:
         self,
         width: int = 7,
         height: int = 7,
-        tt_bits: int = 18,
+        tt_bits: int = 16,
         endgame: bool = True,
         path_budget: int = 20_000,
         path_max: int = 40,
@@ -879,7 +880,7 @@ class Engine:
         lo, hi = split(sum(1 << c for c in range(width * height) if (c // width + c % width) % 2))
         self.dark = np.array([lo, hi], dtype=np.uint64)
         # np.full writes every page now, so the first search does not pay the page faults.
-        self.tt = np.full((1 << max(tt_bits, 0), 5), 0, dtype=np.int64)
+        self.tt = np.full((1 << max(tt_bits, 0), 2), 0, dtype=np.int64)
         self.ctl = np.zeros(17, dtype=np.int64)
         self.ctl[_USE_TT] = int(tt_bits > 0)
         self.ctl[_USE_ENDGAME] = int(endgame)
