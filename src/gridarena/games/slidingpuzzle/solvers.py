@@ -396,7 +396,8 @@ def _move(
 
     hc = [distance sum, linear conflicts, then per disjoint set g: hc[2 + g] its PDB sum plus the distance
     of the tiles it leaves out, hc[2 + G + g] the same on the mirrored board]. ``pat_of[g, t]``: the
-    pattern of set g holding tile t, or -1. Undoing a move is the same call with ``frm`` and ``to`` swapped.
+    pattern of set g holding tile t, or -1. The search undoes a slide with :func:`_unmove` (this call with
+    ``frm`` and ``to`` swapped would do too, at the cost of the lookups).
     ``rinfo[4]`` holds the blank cells as bits (``rinfo[5]``: whether to track them). A region-keyed
     value changes only when one of its own tiles slides: any other slide moves a blank to an adjacent
     cell outside the pattern, in the same region, so the canonical slot stays.
@@ -436,6 +437,69 @@ def _move(
                 pat_slots, cellbit, rinfo,
             )  # fmt: skip
             hc[2 + n_sets + g] += mpv[q]
+
+
+@njit(cache=True, inline="always")
+def _save(
+    d: int,
+    hc: np.ndarray,
+    pv: np.ndarray,
+    mpv: np.ndarray,
+    lc_on: bool,
+    lc_lines: np.ndarray,
+    sv_hc: np.ndarray,
+    sv_pv: np.ndarray,
+    sv_lc: np.ndarray,
+) -> None:
+    """Keep the heuristic's components in row ``d`` before a slide, so that undoing it costs no lookups."""
+    for i in range(hc.shape[0]):
+        sv_hc[d, i] = hc[i]
+    n = pv.shape[0]
+    for i in range(n):
+        sv_pv[d, i] = pv[i]
+        sv_pv[d, n + i] = mpv[i]
+    if lc_on:
+        for i in range(lc_lines.shape[0]):
+            sv_lc[d, i] = lc_lines[i]
+
+
+@njit(cache=True, inline="always")
+def _unmove(
+    t: int,
+    frm: int,
+    to: int,
+    d: int,
+    occ: np.ndarray,
+    pos: np.ndarray,
+    hc: np.ndarray,
+    pv: np.ndarray,
+    mpv: np.ndarray,
+    lc_on: bool,
+    lc_lines: np.ndarray,
+    cellbit: np.ndarray,
+    rinfo: np.ndarray,
+    sv_hc: np.ndarray,
+    sv_pv: np.ndarray,
+    sv_lc: np.ndarray,
+) -> None:
+    """Slide tile ``t`` back from ``frm`` to ``to`` and restore the components kept in row ``d``.
+
+    Recomputing them (a second rank, flood and table read per pattern) cost as much as the slide itself.
+    """
+    occ[to] = t
+    occ[frm] = 0
+    pos[t] = to
+    if rinfo[5]:
+        rinfo[4] ^= cellbit[frm] | cellbit[to]
+    for i in range(hc.shape[0]):
+        hc[i] = sv_hc[d, i]
+    n = pv.shape[0]
+    for i in range(n):
+        pv[i] = sv_pv[d, i]
+        mpv[i] = sv_pv[d, n + i]
+    if lc_on:
+        for i in range(lc_lines.shape[0]):
+            lc_lines[i] = sv_lc[d, i]
 
 
 @njit(cache=True, inline="always")
@@ -550,6 +614,9 @@ def _ida_iteration(
     mv_tile = np.empty(bound + 1, dtype=np.int64)
     mv_from = np.empty(bound + 1, dtype=np.int64)
     mv_blank = np.empty(bound + 1, dtype=np.int64)
+    sv_hc = np.empty((bound + 1, hc.shape[0]), dtype=np.int64)
+    sv_pv = np.empty((bound + 1, 2 * pv.shape[0]), dtype=np.int64)
+    sv_lc = np.empty((bound + 1, lc_lines.shape[0]), dtype=np.int64)
     next_bound = 1 << 30
     use_tt = tt_g.shape[0] > 0
     if use_tt:
@@ -595,6 +662,7 @@ def _ida_iteration(
                     # a board pruned as seen must have had all its children searched the first time.
                     continue
             counts[1] += 1
+            _save(depth, hc, pv, mpv, lc_on, lc_lines, sv_hc, sv_pv, sv_lc)
             _move(
                 t,
                 frm,
@@ -639,36 +707,23 @@ def _ida_iteration(
             if prune:
                 if use_tt:
                     _rekey(key, t, frm, to, kword, kshift)
-                _move(
+                _unmove(
                     t,
                     to,
                     frm,
+                    depth,
                     occ,
                     pos,
-                    dist,
                     hc,
-                    lc_on,
-                    lc_lines,
-                    rows,
-                    cols,
-                    grow,
-                    gcol,
-                    pat_of,
-                    pat_tiles,
-                    pat_k,
-                    pat_w,
-                    tables,
-                    packed,
                     pv,
                     mpv,
-                    mirror_on,
-                    mcell,
-                    mtile,
-                    scratch,
-                    best,
-                    pat_slots,
+                    lc_on,
+                    lc_lines,
                     cellbit,
                     rinfo,
+                    sv_hc,
+                    sv_pv,
+                    sv_lc,
                 )
                 blanks[j] = to
                 continue
@@ -692,36 +747,23 @@ def _ida_iteration(
             to = pos[t]
             if use_tt:
                 _rekey(key, t, to, mv_from[depth], kword, kshift)
-            _move(
+            _unmove(
                 t,
                 to,
                 mv_from[depth],
+                depth,
                 occ,
                 pos,
-                dist,
                 hc,
-                lc_on,
-                lc_lines,
-                rows,
-                cols,
-                grow,
-                gcol,
-                pat_of,
-                pat_tiles,
-                pat_k,
-                pat_w,
-                tables,
-                packed,
                 pv,
                 mpv,
-                mirror_on,
-                mcell,
-                mtile,
-                scratch,
-                best,
-                pat_slots,
+                lc_on,
+                lc_lines,
                 cellbit,
                 rinfo,
+                sv_hc,
+                sv_pv,
+                sv_lc,
             )
             blanks[j] = to
 
