@@ -11,9 +11,14 @@
 4. With ``--strength N``: N fair pairs that no machine load can change: the best agent with a
    node budget per move against AB_Improved on its own CPU clock (or its fixed-depth proxy),
    with and without trap play, and how often AB_Improved converts the wins best's search proves.
+5. With ``--solve N``: N seeded random 2-ply openings solved outright (the fast engine with a
+   2^24-entry table, no limit but ``--solve-nodes``), then a fair pair on each between the best
+   agent (node budget) and AB_Improved on its CPU clock: which seat wins with perfect play, and
+   what each agent made of the won and the lost seat. A few minutes of CPU per opening.
 
     .venv/bin/python benchmarks/isolation.py [--positions 12] [--seconds 0.15] [--games 10] [--pairs 0]
     .venv/bin/python benchmarks/isolation.py --only strength --strength 50 --opponent cpu --trap on
+    .venv/bin/python benchmarks/isolation.py --only solve --solve 30 --seed 1
 """
 
 from __future__ import annotations
@@ -230,6 +235,68 @@ def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu
     )
 
 
+def solve_openings(count: int, nodes: int, seed: int, cap: int) -> None:
+    """Part 5: solved random openings, and a fair pair of best against AB_Improved on each."""
+    rng = random.Random(seed)
+    solver = fast.Engine(7, 7, tt_bits=24, path_max=60, path_budget=200_000)
+    best = Watched(agents.BestPlayer(nodes=nodes))
+    other: Any = t.make_player("ab_improved_cpu")
+    print(
+        f"{'opening':>9} {'winner':>7} {'plies':>5} {'solve s':>8} {'nodes':>14}  {'best in won seat':>16}  {'best in lost seat':>17}"
+    )
+    rows = []  # (best won the won seat, best won the lost seat), solved openings only
+    seen: set[tuple[int, int]] = set()
+    first_wins = 0
+    start = time.process_time()
+    while len(seen) < count:
+        first = rng.randrange(49)
+        second = rng.choice([c for c in range(49) if c != first])
+        if (first, second) in seen:
+            continue
+        seen.add((first, second))
+        state = State(7, 7).child(first).child(second)
+        solver.clear()
+        result = solver.search(state, nodes=cap)
+        if not result.proven:
+            print(
+                f"{first:>4},{second:<4} {'?':>7} {'':>5} {result.seconds:>8.0f} {result.nodes:>14,}  (not solved)"
+            )
+            continue
+        # The mover at ply 2 is player 0 (the first to place): it wins iff the score is positive.
+        winner = 0 if result.score > 0 else 1
+        first_wins += winner == 0
+        outcome = {}
+        for seat in (0, 1):  # best as player 0, then as player 1
+            players = (best, other) if seat == 0 else (other, best)
+            for engine in best.player._engines.values():
+                engine.clear()
+            board = board_from_state(state, players[0], players[1], rng=rng)
+            won_by, _, reason = board.play(60_000.0)
+            assert reason == "illegal move", reason  # the loser had no move
+            outcome[seat == winner] = won_by is best
+        rows.append((outcome[True], outcome[False]))
+        plies = fast.WIN - abs(result.score)
+        print(
+            f"{first:>4},{second:<4} {'first' if winner == 0 else 'second':>7} {plies:>5} {result.seconds:>8.0f} "
+            f"{result.nodes:>14,}  {'won' if outcome[True] else 'LOST':>16}  {'WON' if outcome[False] else 'lost':>17}",
+            flush=True,
+        )
+    solved = len(rows)
+    kept = sum(won for won, _ in rows)
+    saved = sum(won for _, won in rows)
+    print(
+        f"\n{solved}/{count} openings solved, the first player wins {first_wins}; {time.process_time() - start:.0f} s CPU"
+    )
+    if solved:
+        lo, hi = t.win_interval(kept + saved, 2 * solved)
+        print(
+            f"best won {kept}/{solved} of its won seats and {saved}/{solved} of its lost seats: "
+            f"{kept + saved}/{2 * solved} = {50 * (kept + saved) / solved:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%);\n"
+            f"AB_Improved converted {solved - saved}/{solved} = {100 * (solved - saved) / solved:.0f}% of its proven wins. "
+            f"Any agent's score on these pairs is at most 50% plus half the share of won seats AB_Improved throws away."
+        )
+
+
 def main() -> None:
     """Run the parts asked for."""
     parser = argparse.ArgumentParser(
@@ -242,12 +309,20 @@ def main() -> None:
     parser.add_argument(
         "--strength", type=int, default=0, help="fair pairs against AB_Improved (see --opponent)"
     )
-    parser.add_argument("--nodes", type=int, default=1_200_000, help="best's nodes per move in --strength")
+    parser.add_argument(
+        "--nodes", type=int, default=agents.BEST_NODES, help="best's nodes per move in --strength"
+    )
     parser.add_argument(
         "--opponent", choices=["cpu", "depth", "wall"], default="cpu", help="--strength: AB_Improved's clock"
     )
     parser.add_argument("--trap", choices=["both", "on", "off"], default="both", help="--strength: trap play")
-    parser.add_argument("--only", choices=["speed", "depths", "pairs", "strength"], help="run one part")
+    parser.add_argument("--solve", type=int, default=0, help="random openings to solve and play (0: skip)")
+    parser.add_argument(
+        "--solve-nodes", type=int, default=20_000_000_000, help="--solve: node cap per opening (about 30 min)"
+    )
+    parser.add_argument(
+        "--only", choices=["speed", "depths", "pairs", "strength", "solve"], help="run one part"
+    )
     parser.add_argument("--seed", type=int, default=2017)
     args = parser.parse_args()
     if args.only in (None, "speed"):
@@ -259,6 +334,8 @@ def main() -> None:
     if args.strength and args.only in (None, "strength"):
         for trap in {"both": (False, True), "on": (True,), "off": (False,)}[args.trap]:
             strength(args.strength, args.nodes, args.seed, trap, args.opponent)
+    if args.solve and args.only in (None, "solve"):
+        solve_openings(args.solve, args.nodes, args.seed, args.solve_nodes)
 
 
 if __name__ == "__main__":

@@ -139,6 +139,17 @@ def run_homework(args: argparse.Namespace) -> None:
     print_summaries([summary])
     lengths = sorted(summary.lengths)
     print("length distribution:", {n: lengths.count(n) for n in sorted(set(lengths))})
+    bounds = sorted(r.bound for r in results if r.status == "limit")
+    if bounds:
+        print(
+            f"the {len(bounds)} unsolved boards need at least (proved by the stopped searches):",
+            {n: bounds.count(n) for n in sorted(set(bounds))},
+        )
+    known = sorted(r.lower_bound for r in results)
+    print(
+        f"proven lower bound on the optimal length, all {len(known)} boards: median {statistics.median(known):g}, "
+        f"{sum(n > 80 for n in known)} need more than 80 slides, {sum(n >= 90 for n in known)} at least 90"
+    )
     cross_check(goal, boards, results, args)
 
 

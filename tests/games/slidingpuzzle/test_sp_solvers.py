@@ -110,6 +110,29 @@ def test_idastar_and_astar_are_optimal_on_random_small_puzzles(which: int) -> No
             assert found.h0 <= optimal[board]
 
 
+@pytest.mark.parametrize("which", range(len(HEURISTICS)), ids=[h.name for h in HEURISTICS])
+def test_a_stopped_search_states_a_true_lower_bound(which: int) -> None:
+    heuristic, kernel = HEURISTICS[which], KERNELS[which]
+    optimal = distances(heuristic.goal)
+    rng = random.Random(100 + which)
+    for _ in range(15):
+        board = random_walk(heuristic.goal, rng.randrange(20, 200), rng)
+        for cap in (1, 20, 200):
+            found = kernel.solve(board, max_nodes=cap)
+            assert found.h0 <= found.lower_bound <= optimal[board], (board, cap)
+            if found.status == "limit":
+                assert f"shorter than {found.bound} slides" in found.reason
+            else:
+                assert found.lower_bound == found.length == optimal[board]
+
+
+def test_a_stopped_search_can_prove_more_than_the_heuristic() -> None:
+    goal = goal_board(3, 3)
+    board = max(distances(goal).items(), key=lambda item: item[1])[0]  # a hardest board
+    found = IdaStar(make_heuristic(goal, linear_conflict=False)).solve(board, max_nodes=2_000)
+    assert found.status == "limit" and found.h0 < found.bound <= distances(goal)[board]
+
+
 def test_bfs_is_optimal_on_short_walks() -> None:
     goal = goal_board(3, 3, blanks=2, walls=(4,))
     rng = random.Random(1)

@@ -67,11 +67,18 @@ class Solution:
     seconds: float
     h0: int
     reason: str = ""
+    bound: int = 0
+    """A stopped search's proof: no solution is shorter than this (0: nothing proven)."""
 
     @property
     def length(self) -> int | None:
         """Number of slides, or None without a solution."""
         return None if self.actions is None else len(self.actions)
+
+    @property
+    def lower_bound(self) -> int:
+        """The least length a solution can have, as far as this search knows: the length once solved."""
+        return self.bound if self.actions is None else len(self.actions)
 
     def stats(self) -> dict[str, object]:
         """The statistics as a JSON-ready dict."""
@@ -84,6 +91,7 @@ class Solution:
             "seconds": round(self.seconds, 6),
             "h0": self.h0,
             "reason": self.reason,
+            "lower_bound": self.lower_bound,
         }
 
 
@@ -963,7 +971,7 @@ class IdaStar:
             if length == -2 or (deadline is not None and time.perf_counter() > deadline):
                 why = "node limit reached" if length == -2 else "time limit reached"
                 why += f" (no solution shorter than {bound} slides)"
-                return Solution(None, "limit", name, int(counts[0]), int(counts[1]), spent, h0, why)
+                return Solution(None, "limit", name, int(counts[0]), int(counts[1]), spent, h0, why, bound)
             if next_bound >= INFINITY:
                 why = "every reachable board was searched"
                 return Solution(None, "unsolvable", name, int(counts[0]), int(counts[1]), spent, h0, why)
