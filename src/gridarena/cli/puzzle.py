@@ -82,6 +82,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve_cmd.add_argument(
         "--max-nodes", type=int, default=200_000_000, help="give up after this many expansions"
     )
+    solve_cmd.add_argument(
+        "--weight",
+        type=float,
+        default=1.0,
+        help="weighted A* (f = g + W*h, W > 1) with the PDBs (--algo pdb) or Manhattan (--algo astar): an "
+        "answer at most W times the optimal length, for boards too hard to solve optimally (default 1: optimal)",
+    )
     solve_cmd.add_argument("--json", action="store_true", help="answer and statistics as JSON on stdout")
     solve_cmd.set_defaults(puzzle_handler=run_solve)
 
@@ -158,9 +165,10 @@ def run_solve(args: argparse.Namespace) -> int:
                 f"no default partition for a {_goal_key(case.goal)} board; pass --partition"
             )
         heuristic = pdb_heuristic(case.goal, name, args.pdb, progress=_say)
-        found = solve(case, "idastar", heuristic, max_nodes=args.max_nodes)
+        algorithm = "idastar" if args.weight == 1.0 else "astar"
+        found = solve(case, algorithm, heuristic, max_nodes=args.max_nodes, weight=args.weight)
     else:
-        found = solve(case, args.algo, max_nodes=args.max_nodes)
+        found = solve(case, args.algo, max_nodes=args.max_nodes, weight=args.weight)
     return _report(found, args.json)
 
 

@@ -126,6 +126,38 @@ def test_a_stopped_search_states_a_true_lower_bound(which: int) -> None:
                 assert found.lower_bound == found.length == optimal[board]
 
 
+@pytest.mark.parametrize("which", range(len(HEURISTICS)), ids=[h.name for h in HEURISTICS])
+def test_weighted_astar_stays_within_its_weight_of_the_optimum(which: int) -> None:
+    heuristic = HEURISTICS[which]
+    optimal = distances(heuristic.goal)
+    rng = random.Random(200 + which)
+    for _ in range(10):
+        board = random_walk(heuristic.goal, rng.randrange(20, 200), rng)
+        case = PuzzleCase(board, heuristic.goal)
+        for weight in (1.5, 3.0):
+            found = astar(case, heuristic, weight=weight)
+            assert found.status == "solved" and found.weight == weight
+            assert optimal[board] <= (found.length or 0) <= weight * optimal[board], (board, weight)
+            check_solution(case, found.actions or ())
+            assert found.h0 <= found.lower_bound <= optimal[board]
+
+
+def test_weights_trade_length_for_nodes_and_are_checked() -> None:
+    goal = goal_board(3, 3)
+    heuristic = make_heuristic(goal, linear_conflict=False)
+    board = max(distances(goal).items(), key=lambda item: item[1])[0]  # a hardest board (31 slides)
+    plain, weighted = (
+        astar(PuzzleCase(board, goal), heuristic),
+        astar(PuzzleCase(board, goal), heuristic, weight=3.0),
+    )
+    assert weighted.expanded < plain.expanded / 4 and (weighted.length or 0) > (plain.length or 0)
+    case = PuzzleCase(random_walk(goal, 30, random.Random(3)), goal)
+    with pytest.raises(SolverError, match="between 1 and 64"):
+        solve(case, "astar", weight=0.5)
+    with pytest.raises(SolverError, match="a weight needs A"):
+        solve(case, "idastar", weight=2.0)
+
+
 def test_a_stopped_search_can_prove_more_than_the_heuristic() -> None:
     goal = goal_board(3, 3)
     board = max(distances(goal).items(), key=lambda item: item[1])[0]  # a hardest board
