@@ -36,6 +36,20 @@ def test_a_replay_holds_header_every_ply_and_the_result(tmp_path: Path) -> None:
     assert "result: returns" in format_replay(replay)
 
 
+def test_a_replay_kept_in_memory_matches_the_file(tmp_path: Path) -> None:
+    game = make("isolation(width=5,height=5)")
+    names = ["greedy", "random"]
+    path = tmp_path / "game.jsonl"
+    on_disk = ReplayRecorder(path, game, names, 5, game.new_initial_state(5))
+    memory = ReplayRecorder(None, game, names, 5, game.new_initial_state(5))
+    play_game(game, [make_bot(game, n) for n in names], seed=5, names=names, recorders=[on_disk, memory])
+    assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]  # the memory copy wrote no file
+    expected = json.dumps(read_replay(path).to_json(), separators=(",", ":")).encode()
+    assert memory.writer.document() == expected
+    with pytest.raises(ValueError, match="closed"):
+        memory.writer.turn({"ply": 99})
+
+
 def test_a_cut_off_replay_keeps_its_prefix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.jsonl"
     record_game(path)

@@ -76,23 +76,31 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 class ReplayWriter:
-    """Appends replay records to a JSON Lines file, flushing each one."""
+    """Appends replay records to a JSON Lines file, flushing each one; with no path, to memory only.
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, JSON]) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # A raw descriptor: each line is one write(2) straight to the file (no buffer to flush), which
-        # is all a killed game's prefix needs, and a game's dozens of lines cost a few microseconds each.
-        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    A replay kept in memory (a Ray worker's, which travels back inside the result) is read with
+    :meth:`document`; there is no file for a killed game to leave behind.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None, header: dict[str, JSON]) -> None:
+        self.path = None if path is None else Path(path)
+        self._fd: int | None = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # A raw descriptor: each line is one write(2) straight to the file (no buffer to flush), which
+            # is all a killed game's prefix needs, and a game's dozens of lines cost a few microseconds each.
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        self._open = True
         self._lines: list[str] = []  # what was written, so compaction need not read the file back
         self._write(header)
 
     def _write(self, record: Mapping[str, JSON]) -> None:
+        if not self._open:
+            raise ValueError(f"{self.path or 'replay'}: the replay is closed")
         line = _COMPACT.encode(record)
         self._lines.append(line)
-        if self._fd is None:
-            raise ValueError(f"{self.path}: the replay is closed")
-        _write_all(self._fd, (line + "\n").encode())
+        if self._fd is not None:
+            _write_all(self._fd, (line + "\n").encode())
 
     def document(self) -> bytes:
         """The compact one-document form of what was written, as :func:`compact` would make it.
@@ -118,6 +126,7 @@ class ReplayWriter:
 
     def close(self) -> None:
         """Close the file (what was written stays readable)."""
+        self._open = False
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -268,11 +277,11 @@ def format_replay(replay: Replay) -> str:
 
 
 class ReplayRecorder:
-    """A :class:`gridarena.core.play.Recorder` that writes the replay while the game runs."""
+    """A :class:`gridarena.core.play.Recorder` that writes the replay while the game runs (``path`` None: in memory)."""
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        path: str | os.PathLike[str] | None,
         game: Game[Any],
         names: Sequence[str],
         seed: int,

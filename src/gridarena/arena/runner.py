@@ -20,7 +20,6 @@ import json
 import math
 import random
 import socket
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -253,11 +252,11 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         if hasattr(bot, "warm_up"):  # compile kernels, load tables: outside the clock (spec 3)
             bot.warm_up(game)
     state = start_state(game, task.seed, task.opening)
-    scratch = tempfile.TemporaryDirectory() if task.replay_inline else None
-    jsonl = Path(scratch.name) / "game.jsonl" if scratch is not None else task.jsonl_path()
+    # A Ray worker's replay travels back inside the result, so it is kept in memory, not in a file.
+    jsonl = None if task.replay_inline else task.jsonl_path()
     recorders: list[Any] = [_EndBots(bots)]
     replay: ReplayRecorder | None = None
-    if jsonl is not None:
+    if task.replay is not None:
         header: dict[str, JSON] = {
             "tournament": task.tournament,
             "block": task.block,
@@ -291,14 +290,12 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         if latency:  # an external program's measured round trips at start-up
             stats[seat]["latency_ms"] = [round(x, 3) for x in latency]
     result = result_record(task, record.outcome, record.plies, stats)
-    if jsonl is not None and replay is not None:
+    if replay is not None:
         result.update(_finish_replay(task, jsonl, replay.writer.document()))
-    if scratch is not None:
-        scratch.cleanup()
     return result
 
 
-def _finish_replay(task: GameTask, jsonl: Path, document: bytes) -> dict[str, JSON]:
+def _finish_replay(task: GameTask, jsonl: Path | None, document: bytes) -> dict[str, JSON]:
     """Write the compact replay (``document``: the finished JSON Lines file as one JSON document).
 
     Only a ``durable`` tournament syncs the file to disk; its game rows are synced too
@@ -312,7 +309,7 @@ def _finish_replay(task: GameTask, jsonl: Path, document: bytes) -> dict[str, JS
             "replay_sha256": hashlib.sha256(data).hexdigest(),
             "replay_data": base64.b64encode(data).decode("ascii"),
         }
-    assert task.replay is not None
+    assert task.replay is not None and jsonl is not None
     sha = write_document(document, Path(task.replay), durable=task.durable)
     jsonl.unlink()
     return {"replay": task.replay, "replay_sha256": sha}
