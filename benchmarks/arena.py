@@ -35,7 +35,7 @@ from gridarena.arena.schedule import schedule
 from gridarena.arena.seeds import bot_seed
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import TournamentConfig, run_tournament
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.play import play_game
 from gridarena.core.registry import make

@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gridarena.bots.base import Bot, RandomBot
+from gridarena.bots.base import RandomBot
+from gridarena.core.bot import Bot
 from gridarena.games.pentocity.bots import ExampleBot, RowByRowBot
 from gridarena.games.pentocity.land import SIDE, Move, placement_mask
 from gridarena.games.pentocity.players.series import SEEDS_2016, make_pentocity_bot

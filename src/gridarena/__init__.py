@@ -8,7 +8,8 @@
 
 __version__ = "0.1.0"
 
-from gridarena.bots.base import Bot, Decision, RandomBot
+from gridarena.bots.base import RandomBot
+from gridarena.core.bot import Bot, Decision
 from gridarena.core.errors import GridArenaError, IllegalActionError, UnknownNameError
 from gridarena.core.play import play_game
 from gridarena.core.registry import available_bots, available_games, make, make_bot

@@ -10,7 +10,7 @@ import os
 import time
 from typing import Any
 
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation.bots import GreedyBot

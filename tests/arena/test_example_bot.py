@@ -6,7 +6,7 @@ import re
 import sys
 from pathlib import Path
 
-from gridarena.arena.external import ExternalBot
+from gridarena.bots.external import ExternalBot
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
 

@@ -13,10 +13,11 @@ import pytest
 from arenabots import BOTS
 
 from gridarena.arena.backends import InlineBackend, ProcessBackend
-from gridarena.arena.external import ExternalBot
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import TournamentConfig, run_tournament
-from gridarena.core.play import BotForfeit, play_game
+from gridarena.bots.external import ExternalBot
+from gridarena.core.bot import BotForfeit
+from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
 
 GAME = make("isolation(width=5,height=5)")

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.bots.human import HumanBot
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.types import GameState
-from gridarena.games.isolation.bots import HumanBot
 
 
 class Scripted(BaseBot):

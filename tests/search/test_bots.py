@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from gridarena.bots.base import Bot
 from gridarena.bots.search_bots import (
     make_alphabeta_bot,
     make_brs_bot,
@@ -18,6 +17,7 @@ from gridarena.bots.search_bots import (
     make_paranoid_bot,
     resolve_heuristic,
 )
+from gridarena.core.bot import Bot
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import UnknownNameError
 from gridarena.core.types import TERMINAL

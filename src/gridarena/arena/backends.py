@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
 from gridarena.arena.runner import GameTask, forfeit_result, run_game_task, write_inline_replay
+from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
-from gridarena.core.play import TurnClock
 from gridarena.core.types import JSON, Player
 
 Result = dict[str, JSON]

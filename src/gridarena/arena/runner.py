@@ -24,12 +24,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, write_document
-from gridarena.arena.timecontrol import GameTimer, TimeSpec
+from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError, SpecError
-from gridarena.core.play import DEFAULT_GRACE, GameClock, GameRecord, MoveWatcher, PerMoveClock, play_game
+from gridarena.core.gameclock import TimeSpec, game_clock
+from gridarena.core.play import GameRecord, MoveWatcher, play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.seeding import derive_seed
 from gridarena.core.specs import parse_spec
@@ -41,11 +42,6 @@ Opening = Callable[..., GameState[Any]]
 #: Openings by name; a game adds its own (``"aind": "gridarena.games.isolation.aind:opening"``).
 OPENINGS: dict[str, str] = {
     "random": "gridarena.arena.runner:random_opening",
-}
-
-#: Bots the arena adds to every game's table (the lead may move them to the core registry).
-ARENA_BOTS: Final[dict[str, str]] = {
-    "external": "gridarena.arena.external:make_external_bot",
 }
 
 
@@ -99,18 +95,11 @@ def entrant_names(specs: Sequence[str]) -> list[str]:
 def build_bot(
     game: Game[Any], spec: str, time_control: str | None = None, extra_bots: Mapping[str, str] | None = None
 ) -> Any:
-    """A bot from its spec: ``extra_bots`` (name -> ``"module:factory"``), the arena's own, or the registry."""
-    name, params = parse_spec(spec)
-    if name in ARENA_BOTS:  # the arena's own bots take their display name
-        module, _, attr = ARENA_BOTS[name].partition(":")
-        bot = getattr(importlib.import_module(module), attr)(game, **params)
+    """A bot from its spec (the registry, or ``extra_bots``), told the time control if it wants it."""
+    bot = make_bot(game, spec, extra=extra_bots)
+    if hasattr(bot, "time_control"):  # a program that is told the control at start-up
         bot.time_control = time_control
-        return bot
-    params.pop("name", None)  # a display name, not a bot parameter
-    if extra_bots and name in extra_bots:
-        module, _, attr = extra_bots[name].partition(":")
-        return getattr(importlib.import_module(module), attr)(game, **params)
-    return make_bot(game, name, **params)
+    return bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,13 +183,6 @@ def time_stats(record: GameRecord, players: int) -> list[dict[str, JSON]]:
     return stats
 
 
-def _clock(task: GameTask, players: int) -> GameClock:
-    if task.time is None:
-        return PerMoveClock(None)
-    clock = task.clock if task.clock in ("wall", "cpu") else "wall"
-    return GameTimer(TimeSpec.parse(task.time), players, clock=clock, grace=task.grace)  # type: ignore[arg-type]
-
-
 class _EndBots:
     """A recorder that tells bots with an ``end`` method the result (external programs exit)."""
 
@@ -276,7 +258,7 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
             state=state,
             max_plies=task.max_plies,
             recorders=recorders,
-            clock=_clock(task, game.num_players),
+            clock=game_clock(task.time, game.num_players, clock=task.clock, grace=task.grace),
             bot_seeds=task.bot_seeds,
             watcher=watcher,
         )

@@ -30,9 +30,9 @@ from gridarena.arena.schedule import Block, schedule
 from gridarena.arena.seeds import bot_seed, new_master_seed
 from gridarena.arena.stats import SprtConfig, SprtResult, StatsInputError, sprt
 from gridarena.arena.store import Store, config_hash
-from gridarena.arena.timecontrol import TimeSpec
+from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
-from gridarena.core.play import DEFAULT_GRACE
+from gridarena.core.gameclock import TimeSpec
 from gridarena.core.registry import make
 from gridarena.core.types import JSON
 

@@ -1,49 +1,12 @@
-"""The bot interface: a bot looks at a state and answers one action, optionally with search info."""
+"""The random bot, which every game can use (the bot interface itself is :mod:`gridarena.core.bot`)."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
-from gridarena.core.types import JSON, Game, GameState, Player
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A bot's answer: the action and what it wants recorded (depth, score, nodes, pv, ...)."""
-
-    action: Any
-    info: dict[str, JSON] = field(default_factory=dict)
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything that plays: ``act`` gets the state and the time control for this move."""
-
-    name: str
-
-    def reset(self, game: Game[Any], seat: Player, seed: int) -> None: ...
-    def act(self, state: GameState[Any], clock: TimeControl) -> Decision: ...
-
-
-class BaseBot:
-    """Convenience base: stores the seat and a seeded RNG; subclasses write ``act``."""
-
-    name = "bot"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seat: Player = 0
-        self.rng = random.Random(seed)
-
-    def reset(self, game: Game[Any], seat: Player, seed: int) -> None:
-        """Start a new game in ``seat``; the RNG is reseeded so runs repeat."""
-        self.seat = seat
-        self.rng = random.Random(seed)
-
-    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        raise NotImplementedError
+from gridarena.core.types import Game, GameState
 
 
 class RandomBot(BaseBot):

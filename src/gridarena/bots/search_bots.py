@@ -18,8 +18,8 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from gridarena.bots.base import BaseBot, Decision
 from gridarena.core import registry
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.search.adversarial import Evaluate, Progress

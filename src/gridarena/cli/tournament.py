@@ -32,7 +32,6 @@ from gridarena.arena.report import build_report, elo_text, format_text
 from gridarena.arena.schedule import FORMATS
 from gridarena.arena.seeds import parse_seed_list
 from gridarena.arena.store import Store, database_path
-from gridarena.arena.timecontrol import CLOCK_KINDS, TimeSpec
 from gridarena.arena.tournament import (
     Progress,
     TournamentConfig,
@@ -42,7 +41,8 @@ from gridarena.arena.tournament import (
     run_tournament,
 )
 from gridarena.cli.output import err, print_json, progress_enabled
-from gridarena.core.play import DEFAULT_GRACE
+from gridarena.core.clock import DEFAULT_GRACE
+from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
 
 HELP = "play a round-robin or gauntlet tournament and store every game"

@@ -64,3 +64,29 @@ class TimeControl:
     def depth_allowed(self, depth: int) -> bool:
         """Whether an iteration to ``depth`` may start."""
         return (self.depth is None or depth <= self.depth) and not self.expired()
+
+
+#: Extra seconds allowed after the limit before a late answer is a timeout. In-process bots poll
+#: their clock, and a loaded machine delays the return; AIND's 10 ms margin proved too small.
+DEFAULT_GRACE = 0.05
+
+
+@dataclass(slots=True)
+class TurnClock(TimeControl):
+    """The time control of one move: the bot's deadline (``deadline``, short of its margin) and the referee's.
+
+    ``limit`` is what the rules allow for this move (seconds of ``clock``), ``hard_deadline`` a
+    ``time.perf_counter`` value after which the referee stops waiting (external bots read it).
+    """
+
+    limit: float | None = None
+    hard_deadline: float | None = None
+
+
+def bot_margin(limit: float) -> float:
+    """The bot's safety margin for a limit: max(5 ms, 10 % of it) (spec section 4.3).
+
+    >>> bot_margin(0.15), bot_margin(0.02)
+    (0.015, 0.005)
+    """
+    return max(0.005, round(0.1 * limit, 9))

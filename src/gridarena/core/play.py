@@ -1,13 +1,14 @@
-"""Play one game between bots: the loop every command and the arena share.
+"""Play one game between bots: the one loop every command, every game and the arena share.
 
 The loop owns the bookkeeping a game should not: it samples chance, gives each bot its time
 control, measures wall and CPU time, turns a bot's failure into a forfeit with its reason (never
-an exception out of the loop), checks legality once, and writes the replay as it goes.
+an exception out of the loop), checks legality once, and feeds recorders (the replay writer) as it goes.
 
-Time is kept by a :class:`GameClock`: the loop asks it for each move's :class:`TurnClock` (the bot's
-deadline, already short of the bot's margin, and the referee's hard limit) and charges it the time the
-move took, wall or CPU. ``time_per_move`` is the simple case; the arena's
-:mod:`gridarena.arena.timecontrol` adds first-move limits, accounts, whole-game budgets and CPU time.
+Time is kept by a :class:`~gridarena.core.gameclock.GameClock`: the loop asks it for each move's
+:class:`~gridarena.core.clock.TurnClock` (the bot's deadline, already short of the bot's margin, and
+the referee's hard limit), refuses a seat whose game budget is spent before asking it, and charges it
+the time the move took, wall or CPU. Every control of :mod:`gridarena.core.gameclock` plays here: per
+move, first and later moves, accounts, whole-game budgets (Pentocity's 300 s of CPU) and increments.
 """
 
 from __future__ import annotations
@@ -20,86 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from gridarena.bots.base import Bot, Decision
-from gridarena.core.clock import TimeControl
-from gridarena.core.errors import GridArenaError
+from gridarena.core.bot import Bot, BotForfeit, Decision
+from gridarena.core.clock import DEFAULT_GRACE, TurnClock
+from gridarena.core.errors import ActionParseError, GridArenaError
+from gridarena.core.gameclock import GameClock, game_clock
 from gridarena.core.seeding import derive_seed
 from gridarena.core.types import CHANCE, JSON, Game, GameState, Outcome, Player
-
-#: Extra seconds allowed after the limit before a late answer is a timeout. In-process bots poll
-#: their clock, and a loaded machine delays the return; AIND's 10 ms margin proved too small.
-DEFAULT_GRACE = 0.05
-
-
-class BotForfeit(GridArenaError):
-    """Raised by a bot wrapper (an external program) to forfeit with a given termination and detail.
-
-    >>> str(BotForfeit("timeout", "no answer within 150 ms"))
-    'no answer within 150 ms'
-    """
-
-    def __init__(self, termination: str, detail: str) -> None:
-        super().__init__(detail)
-        self.termination = termination
-
-
-@dataclass(slots=True)
-class TurnClock(TimeControl):
-    """The time control of one move: the bot's deadline (``deadline``, short of its margin) and the referee's.
-
-    ``limit`` is what the rules allow for this move (seconds of ``clock``), ``hard_deadline`` a
-    ``time.perf_counter`` value after which the referee stops waiting (external bots read it).
-    """
-
-    limit: float | None = None
-    hard_deadline: float | None = None
-
-
-class GameClock(Protocol):
-    """The time accounting of one game: each seat's clock for its next move, and the verdict after it."""
-
-    def turn_clock(self, seat: Player) -> TurnClock: ...
-    def charge(self, seat: Player, wall: float, cpu: float) -> str | None: ...
-    def left(self, seat: Player) -> float | None: ...
-
-
-def bot_margin(limit: float) -> float:
-    """The bot's safety margin for a limit: max(5 ms, 10 % of it) (spec section 4.3).
-
-    >>> bot_margin(0.15), bot_margin(0.02)
-    (0.015, 0.005)
-    """
-    return max(0.005, round(0.1 * limit, 9))
-
-
-class PerMoveClock:
-    """The same wall-time limit for every move (AIND's 150 ms), with the referee's grace.
-
-    >>> clock = PerMoveClock(0.15, grace=0.05)
-    >>> clock.charge(0, wall=0.19, cpu=0.19) is None, clock.charge(0, wall=0.21, cpu=0.2)
-    (True, 'answered after 210 ms, limit 150 ms')
-    """
-
-    def __init__(self, seconds: float | None, grace: float = DEFAULT_GRACE) -> None:
-        self.seconds, self.grace = seconds, grace
-
-    def turn_clock(self, seat: Player) -> TurnClock:
-        """A fresh deadline ``seconds - margin`` from now."""
-        if self.seconds is None:
-            return TurnClock()
-        now = time.perf_counter()
-        deadline = now + max(0.0, self.seconds - bot_margin(self.seconds))
-        return TurnClock(deadline=deadline, limit=self.seconds, hard_deadline=now + self.seconds + self.grace)
-
-    def charge(self, seat: Player, wall: float, cpu: float) -> str | None:
-        """A timeout detail if the answer came after limit + grace."""
-        if self.seconds is not None and wall > self.seconds + self.grace:
-            return f"answered after {wall * 1000:.0f} ms, limit {self.seconds * 1000:.0f} ms"
-        return None
-
-    def left(self, seat: Player) -> float | None:
-        """Nothing carries over between moves."""
-        return None
 
 
 @runtime_checkable
@@ -200,7 +127,10 @@ def _judge(state: GameState[Any], decision: Decision | None, late: str | None) -
             action = state.string_to_action(action)
         except GridArenaError as exc:
             return None, "protocol", f"unreadable action {decision.action!r}: {exc}"
-    reason = state.illegal_reason(action)
+    try:
+        reason = state.illegal_reason(action)
+    except ActionParseError as exc:  # an object that is no action of this game at all
+        return None, "protocol", str(exc)
     if reason is not None:
         return None, "illegal", reason
     return action, None, ""
@@ -223,7 +153,8 @@ def play_game(
 ) -> GameRecord:
     """Play ``bots`` (one per seat) from ``state`` (default: the seed's initial state) to the end.
 
-    ``clock`` keeps the time (default: ``time_per_move`` seconds per move, ``grace`` late allowed);
+    ``clock`` keeps the time (default: ``time_per_move`` seconds per move on the wall clock, ``grace``
+    late allowed; see :func:`~gridarena.core.gameclock.game_clock` for the other controls);
     ``bot_seeds`` seeds each seat's bot (default: derived from ``seed`` and the bot's name).
 
     >>> from gridarena import make, make_bot
@@ -239,7 +170,7 @@ def play_game(
     seeds = list(bot_seeds) if bot_seeds is not None else [derive_seed("bot", seed, n) for n in names]
     for seat, bot in enumerate(bots):
         bot.reset(game, seat, seeds[seat])
-    timer: GameClock = clock if clock is not None else PerMoveClock(time_per_move, grace)
+    timer = clock if clock is not None else game_clock(time_per_move, game.num_players, grace=grace)
     chance = random.Random(derive_seed("chance", seed))
     state = game.new_initial_state(seed) if state is None else state
     cap = max_plies if max_plies is not None else game.max_plies()
@@ -254,6 +185,10 @@ def play_game(
         if player == CHANCE:
             action, wall, cpu, info, left = state.random_action(chance), 0.0, 0.0, {}, None
         else:
+            spent = timer.exhausted(player)
+            if spent is not None:
+                state = state.forfeit(player, "timeout", f"{names[player]}: {spent}")
+                continue
             turn_clock = timer.turn_clock(player)
             if watcher is not None:
                 watcher.started(player, len(turns), turn_clock)

@@ -27,7 +27,8 @@ _GAMES: dict[GameId, str] = {
 #: Bots every game can use; a game's own table (below) may add to or override these names.
 _COMMON_BOTS: dict[str, str] = {
     "random": "gridarena.bots.base:make_random_bot",
-    "external": "gridarena.arena.external:make_external_bot",
+    "human": "gridarena.bots.human:make_human_bot",
+    "external": "gridarena.bots.external:make_external_bot",
 }
 
 #: The generic search bots, offered for every game that registers evaluation functions.
@@ -42,7 +43,6 @@ _SEARCH_BOTS: dict[str, str] = {
 
 _GAME_BOTS: dict[str, dict[str, str]] = {
     "isolation": {
-        "human": "gridarena.games.isolation.bots:make_human_bot",
         "greedy": "gridarena.games.isolation.bots:make_greedy_bot",
         "mm_open": "gridarena.games.isolation.agents:make_mm_open",
         "mm_center": "gridarena.games.isolation.agents:make_mm_center",
@@ -67,7 +67,7 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
         "packer": "gridarena.games.pentocity.players:make_packer_bot",
         "reserve": "gridarena.games.pentocity.players:make_reserve_bot",
         "bands": "gridarena.games.pentocity.players:make_bands_bot",
-        "best": "gridarena.games.pentocity.players:make_best_bot",
+        "best": "gridarena.games.pentocity.players:make_bands_bot",
     },
     "slidingpuzzle": {
         "solver": "gridarena.games.slidingpuzzle.bots:make_solver_bot",
@@ -128,12 +128,24 @@ def available_bots(game: str) -> list[str]:
     return sorted(bot_table(game))
 
 
-def make_bot(game: Game[Any], spec: str, **params: Any) -> Any:
-    """Build a bot for ``game`` from a spec such as ``alphabeta(depth=5,heuristic=improved)``."""
+def make_bot(game: Game[Any], spec: str, extra: Mapping[str, str] | None = None, **params: Any) -> Any:
+    """Build a bot for ``game`` from a spec such as ``alphabeta(depth=5,heuristic=improved)``.
+
+    Every spec may carry ``name=...``: a display name, given to the bot and not to its factory.
+    ``extra`` adds bots outside the registry (name -> ``"module:factory"``: plugins and tests).
+
+    >>> make_bot(make("isolation"), "random(name=r1)").name
+    'r1'
+    """
     name, spec_params = parse_spec(spec)
-    table = bot_table(game.name)
+    table = {**bot_table(game.name), **(extra or {})}
     _check_name(f"bot for {game.name}", name, table)
-    return _load(table[name])(game, **{**spec_params, **params})
+    merged = {**spec_params, **params}
+    display = merged.pop("name", None)
+    bot = _load(table[name])(game, **merged)
+    if display is not None:
+        bot.name = str(display)
+    return bot
 
 
 def evaluators(game: str) -> Mapping[str, Callable[..., float]]:

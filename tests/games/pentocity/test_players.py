@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
-from gridarena.core.registry import available_bots
+from gridarena.core.registry import available_bots, make_bot
 from gridarena.games.pentocity import Move, Pentocity, PentocityState
 from gridarena.games.pentocity.bots import road_distance
 from gridarena.games.pentocity.buildings import I_H, PENTO, Building, X, rect
@@ -27,7 +27,7 @@ from gridarena.games.pentocity.land import (
     group_mask,
     placement_mask,
 )
-from gridarena.games.pentocity.players import BandPlayer, make_best_bot, make_player
+from gridarena.games.pentocity.players import BandPlayer, PlacementPlayer
 from gridarena.games.pentocity.players.bands import FACTORY_ROWS, I_BANDS, Strip, layout_move
 from gridarena.games.pentocity.players.candidates import NEW_GROUP_CELLS, candidates, group_distance
 from gridarena.games.pentocity.players.greedy import (
@@ -44,6 +44,12 @@ from gridarena.games.pentocity.rules import Violation, resolve_move
 from gridarena.games.pentocity.simulator import play_game
 
 from .positions import played
+
+
+def make_player(name: str, seed: int | None = None, **weights: float) -> PlacementPlayer:
+    """A Pentocity player by registry name, weights overridden."""
+    player: PlacementPlayer = make_bot(Pentocity(), name, seed=seed, **weights)
+    return player
 
 
 def with_request(seed: int, plies: int, request: Building) -> PentocityState:
@@ -233,7 +239,7 @@ def test_residences_and_factories_start_in_opposite_corners() -> None:
 def test_best_player_beats_the_2016_best_on_random_seed_869() -> None:
     """One whole game (about 2 s): the 2016 best mean on `random` is 2070; we score well above it here."""
     game = Pentocity(cpu_time=None)
-    record = play_game(game, make_best_bot(game, seed=1), seed=869)
+    record = play_game(game, make_bot(game, "best", seed=1), seed=869)
     assert record.termination == "normal"
     assert record.score > 2070
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from gridarena.bots.base import BaseBot, Decision, RandomBot
+from gridarena.bots.base import RandomBot
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import GameState
 from gridarena.games.pentocity import Move, Pentocity

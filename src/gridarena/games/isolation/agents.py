@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any, Final
 
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation import aind_samples as samples

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import ndimage
 
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.pentocity.buildings import Cell, Kind, Shape

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gridarena.bots.base import Bot
+from gridarena.core.bot import Bot
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import IllegalActionError
 from gridarena.core.types import CHANCE, JSON

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import Game, GameState

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from gridarena.bots.base import Decision
+from gridarena.core.bot import Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState, Player
 from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape

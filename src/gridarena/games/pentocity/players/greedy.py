@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import ndimage
 
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
 from gridarena.core.types import GameState
@@ -408,12 +408,6 @@ def _neighbours(cell: Cell) -> list[Cell]:
     return [
         (a, b) for a, b in ((i, j + 1), (i, j - 1), (i + 1, j), (i - 1, j)) if 0 <= a < SIDE and 0 <= b < SIDE
     ]
-
-
-PLAYER_CLASSES: Final[dict[str, type[PlacementPlayer]]] = {
-    cls.name: cls
-    for cls in (DiagonalPlayer, JigsawPlayer, ComponentsPlayer, ShortRoadPlayer, Group1Player, PackerPlayer)
-}
 
 
 def set_weights(player: PlacementPlayer, **weights: float) -> PlacementPlayer:

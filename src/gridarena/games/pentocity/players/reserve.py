@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from gridarena.bots.base import Decision
+from gridarena.core.bot import Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState, Player
 from gridarena.games.pentocity.bots import window_all

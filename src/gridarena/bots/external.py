@@ -36,10 +36,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
-from gridarena.bots.base import Decision
+from gridarena.core.bot import BotForfeit, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
-from gridarena.core.play import BotForfeit
 from gridarena.core.types import JSON, Game, GameState, Outcome, Player
 
 STARTUP_TIMEOUT: Final = 10.0
@@ -284,13 +283,12 @@ def make_external_bot(
     *,
     cmd: str | Sequence[str] = "",
     protocol: str = "jsonl",
-    name: str = "external",
     cwd: str | None = None,
     env: Mapping[str, str] | None = None,
     startup_timeout: float = STARTUP_TIMEOUT,
     timeout: float = UNTIMED_TIMEOUT,
 ) -> ExternalBot:
-    """Registry factory: ``external(cmd='python3 bot.py',protocol=jsonl,name=mine)``."""
+    """Registry factory: ``external(cmd='python3 bot.py',protocol=jsonl,name=mine)`` (the registry sets the name)."""
     if protocol != "jsonl":
         raise SpecError(f"external bot protocol {protocol!r} is not supported; use jsonl")
-    return ExternalBot(cmd, name=name, cwd=cwd, env=env, startup_timeout=startup_timeout, timeout=timeout)
+    return ExternalBot(cmd, cwd=cwd, env=env, startup_timeout=startup_timeout, timeout=timeout)

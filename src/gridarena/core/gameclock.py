@@ -1,8 +1,9 @@
-"""Time controls of the arena (spec section 4): per move, first and later moves, accounts, budgets.
+"""Game clocks: the time accounting of one game, for every game and the arena (spec section 4).
 
-A :class:`TimeSpec` is the control as written on the command line (``0.15``, ``150ms``, ``1/0.05``,
+A :class:`TimeSpec` is a control as written on the command line (``0.15``, ``150ms``, ``1/0.05``,
 ``account:2``, ``total:300``, ``60+0.5``); a :class:`GameTimer` keeps it for one game and is the
-:class:`~gridarena.core.play.GameClock` the game loop asks before and charges after every move.
+:class:`GameClock` the game loop (:func:`gridarena.core.play.play_game`) asks before and charges after
+every move; :data:`UNTIMED` is the clock of a game without limits.
 
 Wall time is the default because the originals measured it. CPU time (``clock="cpu"``) charges the
 thread time of the bot's call, like Pentocity's per-thread Java clock, so a bot waiting for a core on
@@ -16,10 +17,10 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from typing import Final, Literal, Protocol, TypeAlias
 
+from gridarena.core.clock import DEFAULT_GRACE, TurnClock, bot_margin
 from gridarena.core.errors import GridArenaError
-from gridarena.core.play import DEFAULT_GRACE, TurnClock, bot_margin
 from gridarena.core.types import Player
 
 Kind: TypeAlias = Literal["move", "account", "total", "increment"]
@@ -127,7 +128,7 @@ def _now(clock: ClockKind) -> float:
 
 
 class GameTimer:
-    """One game's clocks, one per seat: implements :class:`gridarena.core.play.GameClock`.
+    """One game's clocks, one per seat: implements :class:`GameClock`.
 
     >>> timer = GameTimer(TimeSpec.parse("account:1"), players=2, grace=0.0)
     >>> timer.turn_clock(0).limit, timer.charge(0, wall=0.4, cpu=0.4), round(timer.left(0), 3)
@@ -199,3 +200,73 @@ class GameTimer:
     def left(self, seat: Player) -> float | None:
         """The account or budget left after the last move (``None`` for per-move limits)."""
         return None if self.spec.kind == "move" else self.account[seat]
+
+    def exhausted(self, seat: Player) -> str | None:
+        """Why ``seat`` loses before it is asked (a game budget already spent), else None.
+
+        Pentocity's Java simulator checks the budget before every move, so a move that ended within
+        the grace but past the budget is the last one.
+        """
+        if self.spec.kind not in ("total", "increment") or self.allowance(seat) > 0:
+            return None
+        label = "CPU " if self.clock == "cpu" else ""
+        return f"{label}budget of {self.spec.base:g} s used up"
+
+
+class GameClock(Protocol):
+    """The time accounting of one game: each seat's clock for its next move, and the verdict after it."""
+
+    def turn_clock(self, seat: Player) -> TurnClock: ...
+    def charge(self, seat: Player, wall: float, cpu: float) -> str | None: ...
+    def left(self, seat: Player) -> float | None: ...
+    def exhausted(self, seat: Player) -> str | None: ...
+
+
+class Untimed:
+    """The clock of a game without time limits: no deadline, never late."""
+
+    def turn_clock(self, seat: Player) -> TurnClock:
+        """A move without a deadline."""
+        return TurnClock()
+
+    def charge(self, seat: Player, wall: float, cpu: float) -> str | None:
+        """Never a timeout."""
+        return None
+
+    def left(self, seat: Player) -> float | None:
+        """Nothing is kept."""
+        return None
+
+    def exhausted(self, seat: Player) -> str | None:
+        """Never out of time."""
+        return None
+
+
+UNTIMED: Final = Untimed()
+
+
+def game_clock(
+    time_control: str | float | TimeSpec | None,
+    players: int,
+    *,
+    clock: str = "wall",
+    grace: float = DEFAULT_GRACE,
+) -> GameClock:
+    """The clock of one game: ``time_control`` as ``--time`` text, seconds per move, a spec, or None.
+
+    >>> game_clock(0.15, 2, grace=0.05).charge(0, wall=0.21, cpu=0.2)
+    'answered after 210 ms, limit 150 ms'
+    >>> game_clock(None, 2).turn_clock(0).deadline is None
+    True
+    """
+    if time_control is None:
+        return UNTIMED
+    if isinstance(time_control, TimeSpec):
+        spec = time_control
+    elif isinstance(time_control, str):
+        spec = TimeSpec.parse(time_control)
+    else:
+        spec = TimeSpec("move", per_move=float(time_control))
+    if clock not in CLOCK_KINDS:
+        raise TimeSpecError(f"--clock {clock!r}: expected one of {', '.join(CLOCK_KINDS)}")
+    return GameTimer(spec, players, clock=clock, grace=grace)  # type: ignore[arg-type]

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gridarena.arena.timecontrol import GameTimer, TimeSpec, TimeSpecError
-from gridarena.bots.base import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
+from gridarena.core.gameclock import GameTimer, TimeSpec, TimeSpecError
 from gridarena.core.play import play_game
 from gridarena.core.registry import make
 from gridarena.core.types import GameState
