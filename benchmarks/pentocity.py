@@ -26,12 +26,14 @@ import numpy as np
 
 from gridarena.bots.base import RandomBot
 from gridarena.core.bot import Bot
+from gridarena.core.play import GameRecord
+from gridarena.core.registry import make_bot
 from gridarena.games.pentocity.bots import ExampleBot, RowByRowBot
 from gridarena.games.pentocity.land import SIDE, Move, placement_mask
-from gridarena.games.pentocity.players.series import SEEDS_2016, make_pentocity_bot
+from gridarena.games.pentocity.reference import SEEDS_2016
 from gridarena.games.pentocity.rules import Pentocity, PentocityState, Placement, resolve_move
 from gridarena.games.pentocity.sequencers import make_sequencer, take
-from gridarena.games.pentocity.simulator import GameRecord, play_game
+from gridarena.games.pentocity.simulator import play
 
 Placements = set[tuple[int, int, int]]
 
@@ -86,7 +88,7 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
 def time_games(game: Pentocity, make: Callable[[int], Bot], repeat: int) -> tuple[float, GameRecord]:
     """Median seconds of a whole game (sequencer seed 869, bot seed 1) and the last game's record."""
     records: list[GameRecord] = []
-    seconds = median_time(lambda: records.append(play_game(game, make(1), seed=869)), repeat)
+    seconds = median_time(lambda: records.append(play(game, make(1), seed=869)), repeat)
     return seconds, records[-1]
 
 
@@ -95,12 +97,12 @@ def player_times(spec: str, sequencer: str, games: int) -> tuple[float, float, f
     walls, cpus, scores = [], [], []
     for seed in SEEDS_2016[:games]:
         game = Pentocity(sequencer=sequencer, cpu_time=None)
-        bot = make_pentocity_bot(game, spec, seed)
+        bot = make_bot(game, spec, seed=seed)
         start = time.perf_counter()
-        record = play_game(game, bot, seed=seed)
+        record = play(game, bot, seed=seed)
         walls.append(time.perf_counter() - start)
-        cpus.append(record.cpu_seconds)
-        scores.append(record.score)
+        cpus.append(sum(t.cpu_ms for t in record.turns) / 1000)
+        scores.append(record.final_state.score)
     return statistics.median(walls), statistics.median(cpus), statistics.fmean(scores)
 
 
@@ -146,7 +148,8 @@ def main() -> None:
     print(f"{'whole game (random, 869)':<28}{'median s':>10}{'score':>8}{'requests':>10}{'ms/request':>12}")
     game = Pentocity(cpu_time=None)
     for name, make in (("random", RandomBot), ("example (g0)", ExampleBot), ("rowbyrow", RowByRowBot)):
-        seconds, last = time_games(game, make, args.repeat)
+        seconds, record = time_games(game, make, args.repeat)
+        last = record.final_state
         print(
             f"{name:<28}{seconds:>10.3f}{last.score:>8}{last.requests:>10}{seconds / last.requests * 1e3:>12.2f}"
         )

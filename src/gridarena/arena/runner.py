@@ -200,7 +200,11 @@ class _EndBots:
 
 
 def result_record(
-    task: GameTask, outcome: Outcome, plies: int, stats: list[dict[str, JSON]] | None = None
+    task: GameTask,
+    outcome: Outcome,
+    plies: int,
+    stats: list[dict[str, JSON]] | None = None,
+    info: dict[str, JSON] | None = None,
 ) -> dict[str, JSON]:
     """The JSON result of a game: what the store keeps in its ``games`` row."""
     return {
@@ -219,6 +223,7 @@ def result_record(
         "replay": None,
         "replay_sha256": None,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "info": info or {},
     }
 
 
@@ -271,7 +276,7 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         latency = getattr(bot, "latency_ms", None)
         if latency:  # an external program's measured round trips at start-up
             stats[seat]["latency_ms"] = [round(x, 3) for x in latency]
-    result = result_record(task, record.outcome, record.plies, stats)
+    result = result_record(task, record.outcome, record.plies, stats, record.final_state.result_info())
     if replay is not None:
         result.update(_finish_replay(task, jsonl, replay.writer.document()))
     return result
@@ -322,9 +327,10 @@ def forfeit_result(task: GameTask, seat: Player, termination: str, detail: str) 
             state = state.apply_action(state.string_to_action(str(turn["action"])))
             plies += 1
     name = task.names[seat]
-    outcome = state.forfeit(seat, termination, f"{name}: {detail}").outcome()
+    final = state.forfeit(seat, termination, f"{name}: {detail}")
+    outcome = final.outcome()
     assert outcome is not None
-    result = result_record(task, outcome, plies)
+    result = result_record(task, outcome, plies, info=final.result_info())
     if jsonl is not None and jsonl.exists() and task.replay is not None:
         with open(jsonl, "a", encoding="utf-8") as out:
             out.write(json.dumps({"result": {**outcome.to_json(), "plies": plies}}) + "\n")

@@ -10,7 +10,7 @@ Replays live beside the database: ``results.sqlite`` keeps them in ``results.rep
 
 >>> store = Store(":memory:")
 >>> store.schema_version()
-1
+2
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from gridarena import __version__
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import JSON
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 DEFAULT_DB: Final = "gridarena.sqlite"
 ENV_DB: Final = "GRIDARENA_DB"
 
@@ -53,6 +53,8 @@ MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
            PRIMARY KEY (tournament, block, game),
            FOREIGN KEY (tournament, block) REFERENCES blocks(tournament, block))""",
     ),
+    # The final state's own figures (``GameState.result_info``: Pentocity's score and request counts).
+    2: ("ALTER TABLE games ADD COLUMN info TEXT",),
 }
 
 
@@ -122,7 +124,7 @@ class BlockRow:
 
 def _game_row(row: sqlite3.Row) -> dict[str, JSON]:
     record = dict(row)
-    for key in ("seats", "returns", "ranks", "time_stats"):
+    for key in ("seats", "returns", "ranks", "time_stats", "info"):
         record[key] = json.loads(record[key]) if record[key] is not None else None
     return record
 
@@ -317,6 +319,7 @@ class Store:
             replay,
             result.get("replay_sha256"),
             result.get("finished"),
+            json.dumps(result.get("info") or {}),
         )
         key = (result["tournament"], result["block"])
         with self.transaction() as db:

@@ -66,12 +66,18 @@ class TournamentConfig:
     forced_concurrency: bool = False
     extra_bots: dict[str, str] = field(default_factory=dict)
     """Bots outside the registries, name -> ``"module:factory"`` (plugins and tests); shipped as text."""
+    run_bot_seeds: tuple[int, ...] | None = None
+    """The player's seed of each run of ``run_seeds`` (default: derived from the master seed), so a
+    single-player series can repeat an original's runs exactly (Pentocity's 2016 tournament)."""
 
     def to_json(self) -> dict[str, JSON]:
         """The configuration as JSON (what the database stores)."""
         data = asdict(self)
         data["players"] = list(self.players)
-        data["run_seeds"] = None if self.run_seeds is None else list(self.run_seeds)
+        for key in ("run_seeds", "run_bot_seeds"):
+            data[key] = None if data[key] is None else list(data[key])
+        if data["run_bot_seeds"] is None:  # absent, so configurations stored before it hash alike
+            del data["run_bot_seeds"]
         return data
 
     @classmethod
@@ -79,8 +85,9 @@ class TournamentConfig:
         """Inverse of :meth:`to_json`."""
         values = dict(data)
         values["players"] = tuple(values["players"])
-        if values.get("run_seeds") is not None:
-            values["run_seeds"] = tuple(values["run_seeds"])
+        for key in ("run_seeds", "run_bot_seeds"):
+            if values.get(key) is not None:
+                values[key] = tuple(values[key])
         return cls(**values)
 
     def names(self) -> list[str]:
@@ -134,6 +141,10 @@ def _validate(config: TournamentConfig) -> tuple[int, list[str]]:
     game = make(config.game)
     if config.time is not None:
         TimeSpec.parse(config.time)
+    if config.run_bot_seeds is not None and (
+        config.run_seeds is None or len(config.run_bot_seeds) != len(config.run_seeds)
+    ):
+        raise TournamentError("run_bot_seeds needs run_seeds of the same length (one player seed per run)")
     if config.sprt is not None:
         if len(config.players) != 2:
             raise TournamentError(f"--sprt needs exactly two players, got {len(config.players)}")
@@ -160,6 +171,13 @@ def _blocks(config: TournamentConfig, seats: int, master: int) -> list[Block]:
     )
 
 
+def _bot_seeds(config: TournamentConfig, block: Block, master: int, seated: Sequence[str]) -> tuple[int, ...]:
+    """Each seat's bot seed: the configured one of a run, else derived from the master seed and the round."""
+    if config.run_bot_seeds is not None:
+        return (config.run_bot_seeds[block.round],) * len(seated)
+    return tuple(bot_seed(master, block.round, name) for name in seated)
+
+
 def _tasks(
     config: TournamentConfig,
     tournament: int,
@@ -180,7 +198,7 @@ def _tasks(
                 players=tuple(config.players[i] for i in seating),
                 names=tuple(names[i] for i in seating),
                 seed=block.seed,
-                bot_seeds=tuple(bot_seed(master, block.round, names[i]) for i in seating),
+                bot_seeds=_bot_seeds(config, block, master, [names[i] for i in seating]),
                 time=config.time,
                 clock=config.clock,
                 grace=config.grace,

@@ -9,7 +9,10 @@ prints the scores with their mean and 95 % interval. ``--seed X`` replays the re
 ``--repeats`` games get seeds derived from ``--master`` (drawn and printed when absent).
 
 ``gridarena pentocity tournament --players best`` plays players × sequencers × the ten 2016 seeds on a
-pool of processes and prints our means beside the 2016 table."""
+pool of processes and prints our means beside the 2016 table.
+
+Both run on the arena (one single-player tournament per sequencer, the Java simulator's CPU budget as a
+``total`` time control on the CPU clock), in memory unless ``--db`` keeps the games in a database."""
 
 from __future__ import annotations
 
@@ -17,22 +20,23 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+from gridarena.arena import tournament as arena
+from gridarena.arena.backends import Backend, InlineBackend, ProcessBackend
 from gridarena.arena.seeds import new_master_seed, parse_seed_list, run_seed, to_java_long
 from gridarena.arena.stats import RunSummary, format_mean, summarize_runs
+from gridarena.arena.store import Store
 from gridarena.core.errors import GridArenaError
-from gridarena.core.specs import split_players
+from gridarena.core.registry import make_bot
+from gridarena.core.specs import format_spec, split_players
+from gridarena.core.types import JSON
 from gridarena.games.pentocity.formats import request_line
-from gridarena.games.pentocity.players.series import (
-    REFERENCE_2016,
-    SEEDS_2016,
-    GameTask,
-    TaskResult,
-    make_pentocity_bot,
-    play_tasks,
-)
+from gridarena.games.pentocity.reference import REFERENCE_2016, SEEDS_2016
 from gridarena.games.pentocity.rules import Pentocity
 from gridarena.games.pentocity.sequencers import SEQUENCERS, entropy_seed, make_sequencer, take
+from gridarena.games.pentocity.simulator import JAVA_CLOCK, JAVA_GRACE, time_control
 
 HELP = "Pentocity: request streams, single-player runs and the 2016 tournament"
 
@@ -104,6 +108,11 @@ def _common_options(parser: argparse.ArgumentParser, workers: int) -> None:
     parser.add_argument("--workers", type=int, default=workers, help=f"worker processes (default {workers})")
     parser.add_argument(
         "--cpu-time", type=float, default=300.0, help="CPU seconds per game, as Java's 300 (0: no limit)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="keep the games (and replays beside it) in this SQLite file (default: memory)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -179,7 +188,88 @@ def _cpu_time(args: argparse.Namespace) -> float | None:
     return None if args.cpu_time <= 0 else float(args.cpu_time)
 
 
-def summarize(results: list[TaskResult]) -> RunSummary:
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One stored game of a series: the sequencer seed, the player seed and the arena's game row."""
+
+    seed: int
+    bot_seed: int
+    row: Row
+
+    @property
+    def score(self) -> int:
+        """The points scored (also after a forfeit, which returns 0)."""
+        return int(self.row["info"]["score"])
+
+    @property
+    def failed(self) -> str | None:
+        """Why the game does not count (its termination), or None for a normal game."""
+        return None if self.row["termination"] == "normal" else str(self.row["termination"])
+
+    @property
+    def seconds(self) -> float:
+        """Wall-clock seconds the player took for its moves."""
+        return float(self.row["time_stats"][0]["wall_ms"]) / 1000.0
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU seconds the player took for its moves (what the budget counts)."""
+        return float(self.row["time_stats"][0]["cpu_ms"]) / 1000.0
+
+    def to_json(self) -> dict[str, JSON]:
+        """The game as ``pentocity run --json`` lists it."""
+        return {
+            "seed": self.seed,
+            **self.row["info"],
+            "returns": self.row["returns"],
+            "termination": self.row["termination"],
+            "reason": self.row["detail"],
+            "cpu_seconds": self.cpu_seconds,
+        }
+
+
+def _backend(workers: int) -> Backend:
+    return InlineBackend() if workers <= 1 else ProcessBackend(workers)
+
+
+def play_series(
+    args: argparse.Namespace,
+    sequencer: str,
+    players: list[str],
+    runs: list[tuple[int, int]],
+    backend: Backend,
+    on_run: Callable[[Run], None],
+) -> dict[str, list[Run]]:
+    """Every player's games on ``sequencer`` for ``runs`` (sequencer seed, player seed), through the arena."""
+    game = Pentocity(sequencer=sequencer, cpu_time=_cpu_time(args))
+    config = arena.TournamentConfig(
+        format_spec("pentocity", dict(game.params)),
+        tuple(players),
+        seed=0,  # the runs' seeds are all given: the master seed draws nothing
+        run_seeds=tuple(seed for seed, _ in runs),
+        run_bot_seeds=tuple(bot_seed for _, bot_seed in runs),
+        time=time_control(game),
+        clock=JAVA_CLOCK,
+        grace=JAVA_GRACE,
+    )
+    store = Store(args.db or ":memory:")
+
+    def stored(progress: arena.Progress) -> None:
+        # A run's blocks are numbered round by round, one per player.
+        on_run(Run(*runs[int(progress.last["block"]) // len(players)], progress.last))
+
+    try:
+        outcome = arena.run_tournament(config, store, backend, new=True, progress=stored)
+        rows = {(r["seats"][0], r["round"]): r for r in store.games(outcome.tournament)}
+    finally:
+        store.close()
+    return {name: [Run(*run, rows[(name, i)]) for i, run in enumerate(runs)] for name in config.names()}
+
+
+def summarize(results: list[Run]) -> RunSummary:
     """The arena's single-player summary of finished games (an abnormal ending is a failed run)."""
     scores = [None if r.failed else float(r.score) for r in results]
     return summarize_runs(scores, [r.failed for r in results])
@@ -189,21 +279,26 @@ def run_run(args: argparse.Namespace) -> int:
     """Play ``--repeats`` games (or one per ``--seeds`` item) and print the scores with mean and CI."""
     _check_positive("--workers", args.workers)
     _check_sequencer(args.sequencer)
-    make_pentocity_bot(Pentocity(sequencer=args.sequencer), args.player)  # a bad spec fails before any game
-    tasks = [
-        GameTask(args.player, args.sequencer, seed, bot_seed, _cpu_time(args))
-        for seed, bot_seed in run_seeds(args)
-    ]
-    results: list[TaskResult] = []
-    for result in play_tasks(tasks, args.workers):
-        results.append(result)
+    make_bot(Pentocity(sequencer=args.sequencer), args.player)  # a bad spec fails before any game
+    runs = run_seeds(args)
+
+    done = 0
+
+    def show(run: Run) -> None:
+        nonlocal done
+        done += 1
         if not args.quiet:
-            record = result.record
             print(
-                f"game {len(results)}/{len(tasks)}: seed {record.seed} score {record.score} "
-                f"({record.termination}, {result.seconds:.1f} s)",
+                f"game {done}/{len(runs)}: seed {run.seed} score {run.score} "
+                f"({run.row['termination']}, {run.seconds:.1f} s)",
                 file=sys.stderr,
             )
+
+    backend = _backend(args.workers)
+    try:
+        (results,) = play_series(args, args.sequencer, [args.player], runs, backend, show).values()
+    finally:
+        backend.close()
     summary = summarize(results)
     if args.json:
         print(json.dumps(_run_json(args, results, summary)))
@@ -213,13 +308,13 @@ def run_run(args: argparse.Namespace) -> int:
     return 0 if not summary.failures else 1
 
 
-def _run_json(args: argparse.Namespace, results: list[TaskResult], summary: RunSummary) -> dict[str, object]:
+def _run_json(args: argparse.Namespace, results: list[Run], summary: RunSummary) -> dict[str, object]:
     data: dict[str, object] = {"player": args.player, "sequencer": args.sequencer}
     data.update(summary.to_json())
-    data["seeds"] = [r.task.seed for r in results]
-    data["bot_seeds"] = [r.task.bot_seed for r in results]
+    data["seeds"] = [r.seed for r in results]
+    data["bot_seeds"] = [r.bot_seed for r in results]
     data["seconds"] = [round(r.seconds, 3) for r in results]
-    data["games"] = [{k: v for k, v in r.record.to_json().items() if k != "moves"} for r in results]
+    data["games"] = [r.to_json() for r in results]
     return data
 
 
@@ -232,17 +327,21 @@ def run_tournament(args: argparse.Namespace) -> int:
     for name in sequencers:
         _check_sequencer(name)
     for player in players:
-        make_pentocity_bot(Pentocity(), player)
-    tasks = [
-        GameTask(p, s, seed, seed, _cpu_time(args)) for s in sequencers for p in players for seed in seeds
-    ]
-    cells: dict[tuple[str, str], list[TaskResult]] = {}
-    for result in play_tasks(tasks, args.workers):
-        key = (result.task.sequencer, result.task.player)
-        cells.setdefault(key, []).append(result)
-        if not args.quiet and len(cells[key]) == len(seeds):
-            mean = summarize(cells[key]).mean
-            print(f"{key[1]} on {key[0]}: mean {mean if mean is None else round(mean, 1)}", file=sys.stderr)
+        make_bot(Pentocity(), player)
+
+    cells: dict[tuple[str, str], list[Run]] = {}
+    backend = _backend(args.workers)
+    try:
+        for sequencer in sequencers:
+            found = play_series(args, sequencer, players, [(s, s) for s in seeds], backend, lambda run: None)
+            for player, name in zip(players, found, strict=True):
+                cells[(sequencer, player)] = found[name]
+                if not args.quiet:
+                    mean = summarize(found[name]).mean
+                    shown = mean if mean is None else round(mean, 1)
+                    print(f"{player} on {sequencer}: mean {shown}", file=sys.stderr)
+    finally:
+        backend.close()
     table = {key: summarize(results) for key, results in cells.items()}
     if args.json:
         print(json.dumps(_tournament_json(players, sequencers, seeds, cells, table)))
@@ -256,7 +355,7 @@ def _tournament_json(
     players: list[str],
     sequencers: list[str],
     seeds: tuple[int, ...],
-    cells: dict[tuple[str, str], list[TaskResult]],
+    cells: dict[tuple[str, str], list[Run]],
     table: dict[tuple[str, str], RunSummary],
 ) -> dict[str, object]:
     rows = []
@@ -273,12 +372,12 @@ def _tournament_json(
     return {"players": players, "seeds": list(seeds), "rows": rows}
 
 
-def _cell_json(summary: RunSummary, results: list[TaskResult]) -> dict[str, object]:
+def _cell_json(summary: RunSummary, results: list[Run]) -> dict[str, object]:
     """One player's cell: the run summary plus the slowest game in wall-clock and in CPU seconds."""
     return {
         **summary.to_json(),
         "max_seconds": max(r.seconds for r in results),
-        "max_cpu_seconds": max(r.record.cpu_seconds for r in results),
+        "max_cpu_seconds": max(r.cpu_seconds for r in results),
     }
 
 

@@ -212,7 +212,7 @@ def play_game(
             dict(info),
             None if left is None else left * 1000,
         )
-        state = state.apply_action(action)
+        state = state.child(action)  # _judge checked it: no second legality check
         turns.append(turn)
         for recorder in recorders:
             recorder.turn(turn, state)

@@ -17,7 +17,7 @@ from gridarena.games.pentocity.bots import (
 )
 from gridarena.games.pentocity.buildings import PENTO, Building, rect
 from gridarena.games.pentocity.land import placement_mask
-from gridarena.games.pentocity.simulator import play_game
+from gridarena.games.pentocity.simulator import play
 
 from .positions import played
 
@@ -54,15 +54,15 @@ def test_shortest_road_from_the_nearest_edge_or_road() -> None:
 @pytest.mark.parametrize("sequencer", ["random", "misfits", "g1", "starsandblocks"])
 def test_bots_play_whole_games_without_invalid_moves(sequencer: str) -> None:
     game = Pentocity(sequencer=sequencer, cpu_time=None)
-    example = play_game(game, make_example_bot(game, 1), seed=869)
-    rowbyrow = play_game(game, make_rowbyrow_bot(game, 1), seed=869)
+    example = play(game, make_example_bot(game, 1), seed=869).final_state
+    rowbyrow = play(game, make_rowbyrow_bot(game, 1), seed=869).final_state
     assert example.termination == rowbyrow.termination == "normal"
     assert rowbyrow.score > example.score > 0
 
 
 def test_example_bot_builds_ponds_and_fields_for_residences() -> None:
     game = Pentocity(sequencer="g6", cpu_time=None)
-    record = play_game(game, ExampleBot(), seed=1, bot_seed=5)
-    assert any(" water " in m and " park " in m for m in record.moves)
-    assert record.score > 5 * record.accepted  # bonuses were earned
+    record = play(game, ExampleBot(), seed=1, bot_seed=5)
+    assert any(" water " in t.action and " park " in t.action for t in record.turns)
+    assert record.final_state.score > 5 * record.final_state.accepted  # bonuses were earned
     assert RowByRowBot().name == "rowbyrow"

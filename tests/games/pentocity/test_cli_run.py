@@ -10,10 +10,19 @@ import pytest
 from gridarena.arena.seeds import run_seed, to_java_long
 from gridarena.cli import pentocity as cli
 from gridarena.core.errors import GridArenaError, UnknownNameError
-from gridarena.games.pentocity.players.series import REFERENCE_2016, SEEDS_2016, GameTask, run_task
+from gridarena.core.registry import make_bot
+from gridarena.games.pentocity.reference import REFERENCE_2016, SEEDS_2016
+from gridarena.games.pentocity.rules import Pentocity
+from gridarena.games.pentocity.simulator import play
 
 # The random player on `starsandblocks` ends within a hundred requests, in a few hundredths of a second.
 FAST = ["--player", "random", "--sequencer", "starsandblocks"]
+
+
+def single(player: str, sequencer: str, seed: int) -> int:
+    """The score of one game played directly on the loop (the player seeded like the stream)."""
+    game = Pentocity(sequencer=sequencer)
+    return int(play(game, make_bot(game, player), seed=seed).final_state.score)
 
 
 def invoke(argv: list[str]) -> int:
@@ -29,8 +38,7 @@ def test_run_with_seeds_prints_scores_mean_and_interval(capsys: pytest.CaptureFi
     assert len(data["scores"]) == 2 and data["n"] == 2
     low, high = data["ci95"]
     assert low <= data["mean"] == sum(data["scores"]) / 2 <= high
-    single = run_task(GameTask("random", "starsandblocks", 84, 84))
-    assert data["scores"][1] == single.score
+    assert data["scores"][1] == single("random", "starsandblocks", 84)
 
 
 def test_run_with_one_seed_replays_its_stream(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,7 +115,7 @@ def test_tournament_json_on_a_pool_of_two(capsys: pytest.CaptureFixture[str]) ->
     assert row["best_2016"] == 1807 and row["best_2016_player"] == "g5"
     scores = row["players"]["random"]["scores"]
     assert 0 < row["players"]["random"]["max_cpu_seconds"] <= row["players"]["random"]["max_seconds"] + 1
-    assert scores == [run_task(GameTask("random", "starsandblocks", s, s)).score for s in (869, 84)]
+    assert scores == [single("random", "starsandblocks", s) for s in (869, 84)]
 
 
 def test_the_reference_table_is_the_spec_table() -> None:

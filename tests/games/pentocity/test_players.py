@@ -41,7 +41,7 @@ from gridarena.games.pentocity.players.greedy import (
 from gridarena.games.pentocity.players.plans import compact_group, descend_road, extend_group, walk_group
 from gridarena.games.pentocity.players.reserve import ReservePacker, big_cover, big_places
 from gridarena.games.pentocity.rules import Violation, resolve_move
-from gridarena.games.pentocity.simulator import play_game
+from gridarena.games.pentocity.simulator import play
 
 from .positions import played
 
@@ -239,9 +239,9 @@ def test_residences_and_factories_start_in_opposite_corners() -> None:
 def test_best_player_beats_the_2016_best_on_random_seed_869() -> None:
     """One whole game (about 2 s): the 2016 best mean on `random` is 2070; we score well above it here."""
     game = Pentocity(cpu_time=None)
-    record = play_game(game, make_bot(game, "best", seed=1), seed=869)
-    assert record.termination == "normal"
-    assert record.score > 2070
+    record = play(game, make_bot(game, "best", seed=1), seed=869)
+    assert record.outcome.termination == "normal"
+    assert record.final_state.score > 2070
 
 
 def test_statement_mode_gives_factories_no_bonus_and_the_player_follows() -> None:
@@ -315,8 +315,14 @@ def test_layout_moves_are_legal_and_score_as_planned(seed: int, share: float) ->
 
 def test_layout_fills_the_land_with_i_pentominoes_for_2996_points() -> None:
     """400 I's at 9 or 7 points (3000), but the first one is placed before the layout lays its resorts."""
-    record = play_game(Pentocity(sequencer="g6", cpu_time=None), make_player("bands", 1), seed=869)
-    assert (record.termination, record.score, record.accepted, record.rejects) == ("normal", 2996, 400, 3)
+    record = play(Pentocity(sequencer="g6", cpu_time=None), make_player("bands", 1), seed=869)
+    final = record.final_state
+    assert (record.outcome.termination, final.score, final.accepted, final.rejects) == (
+        "normal",
+        2996,
+        400,
+        3,
+    )
 
 
 def test_layout_places_the_first_request_bare_and_lays_resorts_from_the_second() -> None:
@@ -355,9 +361,9 @@ def test_confirm_one_lays_resorts_from_the_first_request() -> None:
 
 def test_layout_balances_i_pentominoes_and_factories() -> None:
     """g9 (I's and 1×1 factories, 50/50): both stacks grow until they meet; well above 2016's 2532."""
-    record = play_game(Pentocity(sequencer="g9", cpu_time=None), make_player("bands", 1), seed=84)
-    assert record.termination == "normal"
-    assert record.score > 3000
+    record = play(Pentocity(sequencer="g9", cpu_time=None), make_player("bands", 1), seed=84)
+    assert record.outcome.termination == "normal"
+    assert record.final_state.score > 3000
 
 
 def test_layout_hands_over_to_the_packer_for_good_after_another_request() -> None:

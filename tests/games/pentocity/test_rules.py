@@ -51,7 +51,9 @@ def at(
 
 
 def reason(state: PentocityState, move: Move) -> str | None:
-    return state.illegal_reason(move)
+    """Java's message for an invalid move (``illegal_reason`` adds the offending detail to it)."""
+    violation = state.check(move)
+    return None if violation is None else violation.message
 
 
 def score_of(state: PentocityState, move: Move) -> int:

@@ -4,8 +4,8 @@ Candidate placements are scored for a whole rotation at once: each test (buildab
 the road still needed) is a boolean or integer grid over top-left corners, built from shifted copies of
 the land, never a Python loop per cell.
 
->>> from gridarena.games.pentocity.simulator import play_game
->>> play_game(Pentocity(sequencer="g6"), RowByRowBot(), seed=1).score > 1000
+>>> from gridarena.games.pentocity.simulator import play
+>>> play(Pentocity(sequencer="g6"), RowByRowBot(), seed=1).final_state.score > 1000
 True
 """
 

@@ -10,7 +10,7 @@ or counts as a rejection with the land unchanged (``on_invalid="reject"``, not J
 >>> state = game.new_initial_state(seed=1)
 >>> state = state.apply_action(state.chance_outcomes()[0][0])
 >>> state.illegal_reason(Move.build((20, 20)))
-'Invalid building placement'
+'Invalid building placement (Building not next to road.)'
 >>> state = state.apply_action(Move.build((0, 0)))
 >>> state.score
 5
@@ -353,7 +353,8 @@ class PentocityState(BaseState[Action]):
         return result if isinstance(result, Violation) else None
 
     def illegal_reason(self, action: Action) -> str | None:
-        """None if ``action`` may be applied; else the reason (for moves, the Java simulator's message).
+        """None if ``action`` may be applied; else the reason (for moves, the Java simulator's message and the
+        offending detail: ``Invalid building placement (Building not next to road.)``).
 
         Under ``on_invalid="reject"`` an invalid move is applied as a rejection, so it is not illegal.
         """
@@ -361,12 +362,14 @@ class PentocityState(BaseState[Action]):
             return "the game is over"
         if self.current_player() == CHANCE:
             return BaseState.illegal_reason(self, action)
-        if not isinstance(action, Move):
+        if isinstance(action, Building):
             return f"expected a move, got the request {request_to_text(action)}"
+        if not isinstance(action, Move):
+            raise ActionParseError(f"expected a Move, got {action!r}")
         violation = self.check(action)
         if violation is None or self.pentocity.on_invalid == "reject":
             return None
-        return violation.message
+        return str(violation)
 
     def apply_action(self, action: Action) -> PentocityState:
         """The next state; InvalidMoveError (an IllegalActionError) naming the failed check when invalid."""
@@ -450,6 +453,15 @@ class PentocityState(BaseState[Action]):
     def forfeit(self, player: Player, termination: str, reason: str) -> PentocityState:
         """The game ended by the arena (timeout, illegal move, crash, ...) with ``reason`` recorded."""
         return replace(self, request=None, termination=termination, reason=reason)
+
+    def result_info(self) -> dict[str, JSON]:
+        """The simulator's tallies: points scored (also after a forfeit), requests, placements, rejections."""
+        return {
+            "score": self.score,
+            "requests": self.requests,
+            "accepted": self.accepted,
+            "rejects": self.rejects,
+        }
 
     def action_to_string(self, action: Action) -> str:
         """Move text (see :mod:`formats`), or a request's text for a chance outcome."""

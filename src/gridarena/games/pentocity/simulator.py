@@ -1,121 +1,49 @@
-"""Run one Pentocity game as ``pentos.sim.Simulator`` does: a CPU-time budget, and no crash ever escapes.
+"""Pentocity timed as ``pentos.sim.Simulator`` times it, on the shared game loop.
 
-The budget (``Pentocity.cpu_time``, Java: 300 s) counts the CPU time of the thread that runs the bot's
-``act`` (``time.thread_time``), like Java's ``ThreadMXBean`` on the player thread; the sequencer is not
-timed. Before each move a spent budget ends the game (``timeout``); a move that overruns it does not
-count. An exception in the bot ends the game as ``crash``, a non-move as ``protocol``, an invalid move
-as ``illegal`` with the simulator's message (or a rejection under ``on_invalid="reject"``).
+The Java simulator gives the player a CPU-time budget for the whole game (``Pentocity.cpu_time``,
+Java: 300 s) counted on the player's thread (Java's ``ThreadMXBean``; here ``time.thread_time`` of the
+bot's call), checks it before every move, and lets a move run 1 ms past it. That is the arena's
+``total`` time control on the CPU clock with a 1 ms grace; the loop is
+:func:`gridarena.core.play.play_game`, so a crash, a non-move (``protocol``), an invalid move (``illegal``,
+with the simulator's message) or a spent budget (``timeout``) ends the game as for every other game.
 
 >>> from gridarena.bots.base import RandomBot
->>> record = play_game(Pentocity(sequencer="g6"), RandomBot(), seed=3)
->>> record.termination, record.rejects
+>>> record = play(Pentocity(sequencer="g6"), RandomBot(), seed=3)
+>>> record.outcome.termination, record.final_state.rejects
 ('normal', 3)
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import Final
 
 from gridarena.core.bot import Bot
-from gridarena.core.clock import TimeControl
-from gridarena.core.errors import IllegalActionError
-from gridarena.core.types import CHANCE, JSON
-from gridarena.games.pentocity.formats import move_to_text
-from gridarena.games.pentocity.land import Move
-from gridarena.games.pentocity.rules import Pentocity, PentocityState
+from gridarena.core.gameclock import GameClock, game_clock
+from gridarena.core.play import GameRecord, play_game
+from gridarena.games.pentocity.rules import Pentocity
 
 #: Java lets a ``play()`` run 1 ms past the budget before it counts as a timeout.
-GRACE_SECONDS = 0.001
+JAVA_GRACE: Final = 0.001
+
+#: The budget is CPU time of the player's thread.
+JAVA_CLOCK: Final = "cpu"
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """What one game produced: the result, the tallies and the moves as text."""
+def time_control(game: Pentocity) -> str | None:
+    """The game's budget as a ``--time`` value (``total:300``), None without one.
 
-    seed: int
-    score: int
-    returns: tuple[float, ...]
-    termination: str
-    reason: str
-    requests: int
-    accepted: int
-    rejects: int
-    cpu_seconds: float
-    moves: tuple[str, ...] = field(default=(), repr=False)
-
-    def to_json(self) -> dict[str, JSON]:
-        """The record as a JSON object."""
-        return {
-            "seed": self.seed,
-            "score": self.score,
-            "returns": list(self.returns),
-            "termination": self.termination,
-            "reason": self.reason,
-            "requests": self.requests,
-            "accepted": self.accepted,
-            "rejects": self.rejects,
-            "cpu_seconds": self.cpu_seconds,
-            "moves": list(self.moves),
-        }
+    >>> time_control(Pentocity()), time_control(Pentocity(cpu_time=None))
+    ('total:300', None)
+    """
+    return None if game.cpu_time is None else f"total:{game.cpu_time:g}"
 
 
-def _bot_turn(
-    state: PentocityState, bot: Bot, budget: float | None, used: float, clock: Callable[[], float]
-) -> tuple[PentocityState, float, str | None]:
-    """Ask ``bot`` for one move and apply it; returns the new state, the CPU time used and the move text."""
-    if budget is not None and used >= budget:
-        return state.forfeit(0, "timeout", f"CPU budget of {budget:g} s used up"), used, None
-    left = None if budget is None else budget - used
-    control = TimeControl.for_seconds(left)
-    start = clock()
-    try:
-        decision = bot.act(state, control)
-    except Exception as err:  # a player's bug ends its game, never the tournament
-        return state.forfeit(0, "crash", f"{type(err).__name__}: {err}"), used + clock() - start, None
-    used += clock() - start
-    if budget is not None and used > budget + GRACE_SECONDS:
-        return state.forfeit(0, "timeout", f"CPU budget of {budget:g} s used up during a move"), used, None
-    move = decision.action
-    if not isinstance(move, Move):
-        return state.forfeit(0, "protocol", f"expected a Move, got {move!r}"), used, None
-    try:
-        return state.apply_action(move), used, move_to_text(move)
-    except IllegalActionError as err:
-        reason = str(err).removeprefix("pentocity: ")
-        return state.forfeit(0, "illegal", reason), used, move_to_text(move)
+def java_clock(game: Pentocity) -> GameClock:
+    """The clock of one game as the Java simulator keeps it."""
+    return game_clock(time_control(game), 1, clock=JAVA_CLOCK, grace=JAVA_GRACE)
 
 
-def play_game(
-    game: Pentocity,
-    bot: Bot,
-    seed: int,
-    bot_seed: int | None = None,
-    clock: Callable[[], float] = time.thread_time,
-) -> GameRecord:
-    """Play one game of ``game`` with the sequencer seeded ``seed``; never raises for a bot's misdeeds."""
-    state = game.new_initial_state(seed)
-    bot.reset(game, 0, seed if bot_seed is None else bot_seed)
-    used, moves = 0.0, []
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state = state.apply_action(state.chance_outcomes()[0][0])
-            continue
-        state, used, text = _bot_turn(state, bot, game.cpu_time, used, clock)
-        if text is not None:
-            moves.append(text)
-    outcome = state.outcome()
-    assert outcome is not None
-    return GameRecord(
-        seed=seed,
-        score=state.score,
-        returns=outcome.returns,
-        termination=outcome.termination,
-        reason=outcome.reason,
-        requests=state.requests,
-        accepted=state.accepted,
-        rejects=state.rejects,
-        cpu_seconds=used,
-        moves=tuple(moves),
-    )
+def play(game: Pentocity, bot: Bot, seed: int, bot_seed: int | None = None) -> GameRecord:
+    """One game on the request stream seeded ``seed`` (the player seeded ``bot_seed``, default ``seed``)."""
+    seeds = [seed if bot_seed is None else bot_seed]
+    return play_game(game, [bot], seed=seed, bot_seeds=seeds, clock=java_clock(game), names=[bot.name])

@@ -226,8 +226,8 @@ class BandPlayer(ReservePacker):
     without their resort rows, since one request does not tell an I/1 × 1 stream yet.
 
     >>> from gridarena.games.pentocity.rules import Pentocity
-    >>> from gridarena.games.pentocity.simulator import play_game
-    >>> play_game(Pentocity(sequencer="g6", cpu_time=None), BandPlayer(), seed=1).score  # the first I bare
+    >>> from gridarena.games.pentocity.simulator import play
+    >>> play(Pentocity(sequencer="g6", cpu_time=None), BandPlayer(), seed=1).final_state.score  # the first I bare
     2996
     """
 

@@ -5,8 +5,8 @@ rotations), a shortlist size, and optionally a second look at the shortlist once
 parks of each placement are planned (:meth:`PlacementPlayer.refine`). Residences go towards the top-left
 corner and factories towards the bottom-right one, so the two kinds, which may not touch, meet late.
 
->>> from gridarena.games.pentocity.simulator import play_game
->>> play_game(Pentocity(sequencer="g6", cpu_time=None), JigsawPlayer(), seed=1).score > 1500
+>>> from gridarena.games.pentocity.simulator import play
+>>> play(Pentocity(sequencer="g6", cpu_time=None), JigsawPlayer(), seed=1).final_state.score > 1500
 True
 """
 
