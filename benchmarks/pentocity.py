@@ -30,8 +30,9 @@ from gridarena.core.play import GameRecord
 from gridarena.core.registry import make_bot
 from gridarena.games.pentocity.bots import ExampleBot, RowByRowBot
 from gridarena.games.pentocity.land import SIDE, Move, placement_mask
+from gridarena.games.pentocity.placement import Placement, resolve_move
 from gridarena.games.pentocity.reference import SEEDS_2016
-from gridarena.games.pentocity.rules import Pentocity, PentocityState, Placement, resolve_move
+from gridarena.games.pentocity.rules import Pentocity, PentocityState
 from gridarena.games.pentocity.sequencers import make_sequencer, take
 from gridarena.games.pentocity.simulator import play
 

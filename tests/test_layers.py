@@ -97,7 +97,11 @@ def screen_uses(tree: ast.AST) -> list[tuple[int, str]]:
 
 def _screen_uses(tree: ast.AST) -> Iterator[tuple[int, str]]:
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "input"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("print", "input")
+        ):
             yield node.lineno, f"{node.func.id}()"
         elif (
             isinstance(node, ast.Attribute)

@@ -27,6 +27,7 @@ from gridarena.games.pentocity.land import (
     group_mask,
     placement_mask,
 )
+from gridarena.games.pentocity.placement import Violation, resolve_move
 from gridarena.games.pentocity.players import BandPlayer, PlacementPlayer
 from gridarena.games.pentocity.players.bands import FACTORY_ROWS, I_BANDS, Strip, layout_move
 from gridarena.games.pentocity.players.candidates import NEW_GROUP_CELLS, candidates, group_distance
@@ -40,7 +41,6 @@ from gridarena.games.pentocity.players.greedy import (
 )
 from gridarena.games.pentocity.players.plans import compact_group, descend_road, extend_group, walk_group
 from gridarena.games.pentocity.players.reserve import ReservePacker, big_cover, big_places
-from gridarena.games.pentocity.rules import Violation, resolve_move
 from gridarena.games.pentocity.simulator import play
 
 from .positions import played

@@ -8,7 +8,8 @@ rectangular factories on a 50×50 land, one request at a time.
 
 from gridarena.games.pentocity.buildings import Building, Kind
 from gridarena.games.pentocity.land import CellType, Mode, Move
-from gridarena.games.pentocity.rules import InvalidMoveError, Pentocity, PentocityState, Violation
+from gridarena.games.pentocity.placement import InvalidMoveError, Violation
+from gridarena.games.pentocity.rules import Pentocity, PentocityState
 from gridarena.games.pentocity.sequencers import SEQUENCERS, make_sequencer
 
 __all__ = [

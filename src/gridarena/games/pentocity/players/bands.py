@@ -33,9 +33,9 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState, Player
 from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape
 from gridarena.games.pentocity.land import CellType, Land, Mode, Move
+from gridarena.games.pentocity.placement import Violation, resolve_move
 from gridarena.games.pentocity.players.greedy import pentocity_state
 from gridarena.games.pentocity.players.reserve import ReservePacker
-from gridarena.games.pentocity.rules import Violation, resolve_move
 
 _W: Final = CellType.WATER
 _P: Final = CellType.PARK

@@ -26,6 +26,7 @@ from gridarena.core.types import GameState
 from gridarena.games.pentocity.bots import shortest_road
 from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape
 from gridarena.games.pentocity.land import SIDE, CellType, Land, Mask, Mode, Move, edge_mask, group_mask
+from gridarena.games.pentocity.placement import Violation, resolve_move
 from gridarena.games.pentocity.players.candidates import Candidates, candidates, land_maps
 from gridarena.games.pentocity.players.plans import (
     compact_group,
@@ -34,7 +35,7 @@ from gridarena.games.pentocity.players.plans import (
     walk_group,
     with_cells,
 )
-from gridarena.games.pentocity.rules import Pentocity, PentocityState, Violation, resolve_move
+from gridarena.games.pentocity.rules import Pentocity, PentocityState
 
 Scores = NDArray[np.float64]
 
