@@ -40,7 +40,7 @@ from gridarena.arena.tournament import (
     default_concurrency,
     run_tournament,
 )
-from gridarena.cli.output import err, print_json, progress_enabled
+from gridarena.cli.output import err, print_json, progress_enabled, warn
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
@@ -229,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
                     progress=progress,
                     stop=lambda: interrupts.stopping,
                     exclude_forfeits=args.exclude_forfeits,
+                    warn=warn,
                 )
             finally:
                 if display is not None:
