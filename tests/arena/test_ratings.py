@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gridarena.arena.counts import Trinomial
+from gridarena.arena.elo import elo, trinomial
 from gridarena.arena.ratings import (
     ELO_PER_NAT,
     GameRecord,
@@ -24,7 +26,6 @@ from gridarena.arena.ratings import (
     merge_stages,
     standings,
 )
-from gridarena.arena.stats import Trinomial, elo, trinomial
 from gridarena.core.types import Outcome
 
 ABC = ("A", "B", "C")

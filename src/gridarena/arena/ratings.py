@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from gridarena.arena.stats import Z95
+from gridarena.arena.intervals import Z95
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import JSON, Outcome
 

@@ -24,11 +24,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from gridarena.arena.backends import Backend, Result
+from gridarena.arena.counts import StatsInputError
 from gridarena.arena.report import build_report, match_sample
 from gridarena.arena.runner import GameTask, build_bot, entrant_names
 from gridarena.arena.schedule import Block, schedule
 from gridarena.arena.seeds import bot_seed, new_master_seed
-from gridarena.arena.stats import SprtConfig, SprtResult, StatsInputError, sprt
+from gridarena.arena.sprt import SprtConfig, SprtResult, sprt
 from gridarena.arena.store import Store, config_hash
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError

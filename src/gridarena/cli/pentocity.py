@@ -19,7 +19,8 @@ import sys
 from collections.abc import Callable
 
 from gridarena.arena.seeds import new_master_seed, parse_seed_list, run_seed, to_java_long
-from gridarena.arena.stats import RunSummary, format_mean, summarize_runs
+from gridarena.arena.singleplayer import RunSummary, summarize_runs
+from gridarena.arena.text import format_mean
 from gridarena.core.errors import GridArenaError
 from gridarena.core.specs import split_players
 from gridarena.games.pentocity.formats import request_line
