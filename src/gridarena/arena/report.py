@@ -16,10 +16,12 @@ from typing import Any
 
 from gridarena.arena.counts import Pentanomial, Sample, StatsInputError, Trinomial
 from gridarena.arena.match import MatchStats, match_stats
-from gridarena.arena.ratings import GameRecord, crosstable, fit_ratings
+from gridarena.arena.rated import RatedGame
+from gridarena.arena.ratings import fit_ratings
 from gridarena.arena.runner import entrant_names, percentile
 from gridarena.arena.singleplayer import compare_paired, summarize_runs
 from gridarena.arena.sprt import SprtConfig
+from gridarena.arena.standings import crosstable
 from gridarena.arena.store import Store
 from gridarena.arena.text import format_report
 from gridarena.core.types import FORFEITS, JSON
@@ -47,18 +49,8 @@ def match_sample(games: Sequence[Row], pair: Sequence[str]) -> Sample | None:
     return Trinomial.from_scores(p for points in blocks.values() for p in points)
 
 
-def _records(games: Sequence[Row]) -> list[GameRecord]:
-    return [
-        GameRecord(
-            tuple(row["seats"]),
-            tuple(row["ranks"]),
-            tuple(row["returns"]),
-            row["block"],
-            row["termination"],
-            row["forfeit_seat"],
-        )
-        for row in games
-    ]
+def _rated_games(games: Sequence[Row]) -> list[RatedGame]:
+    return [RatedGame.from_row(row) for row in games]
 
 
 def _tally(games: Sequence[Row], names: Sequence[str]) -> dict[str, Counter[str]]:
@@ -126,7 +118,7 @@ def _match(games: Sequence[Row], pair: Sequence[str], sprt: str | None = None) -
 
 def _multi_standings(games: Sequence[Row], names: Sequence[str]) -> tuple[list[Row], dict[str, JSON] | None]:
     tally = _tally(games, names)
-    records = _records(games)
+    records = _rated_games(games)
     table = crosstable(records, names) if records else None
     fit = fit_ratings(records, prior_games=1.0, entrants=names) if records else None
     rows: list[Row] = []
@@ -236,7 +228,7 @@ def _results(games: Sequence[Row], names: Sequence[str], config: dict[str, Any])
     report["standings"] = standings
     report["ratings"] = ratings
     if games:
-        report["crosstable"] = crosstable(_records(games), names).to_json()
+        report["crosstable"] = crosstable(_rated_games(games), names).to_json()
     if seats == 2 and len(names) > 2:
         report["encounters"] = _encounters(games, names)
     return report

@@ -19,9 +19,9 @@ from typing import Any, Final
 from gridarena.arena.elo import EloFigures
 from gridarena.arena.intervals import halfwidth
 from gridarena.arena.match import MatchStats
-from gridarena.arena.ratings import Crosstable
 from gridarena.arena.singleplayer import RunSummary, summarize_runs
 from gridarena.arena.sprt import SprtResult
+from gridarena.arena.standings import Crosstable
 from gridarena.core.types import FORFEITS
 
 DASH: Final = "—"
@@ -198,15 +198,7 @@ def format_text(report: dict[str, Any]) -> str:
     if report.get("match_text"):
         lines += ["", *report["match_text"]]
     elif report.get("crosstable"):
-        ct = report["crosstable"]
-        entrants = tuple(ct["entrants"])
-        points = tuple(
-            tuple(float(row["vs"].get(o, {}).get("points", 0.0)) for o in entrants) for row in ct["rows"]
-        )
-        games = tuple(
-            tuple(int(row["vs"].get(o, {}).get("games", 0)) for o in entrants) for row in ct["rows"]
-        )
-        lines += ["", Crosstable(entrants, points, games).to_text()]
+        lines += ["", Crosstable.from_json(report["crosstable"]).to_text()]
     clean = report.get("excluding_forfeits")
     if clean:
         lines += ["", f"without forfeited games ({clean['games']} games):", *standings_lines(clean)]
