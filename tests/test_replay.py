@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gridarena.arena.replay import ReplayRecorder, compact, format_replay, read_replay
+from gridarena.cli.main import main
 from gridarena.cli.replay import check_replay
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 from gridarena.core.play import play_game
@@ -55,11 +56,16 @@ def test_a_cut_off_replay_keeps_its_prefix(tmp_path: Path, capsys: pytest.Captur
     record_game(path)
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2])  # killed mid-write
-    replay = read_replay(path)
+    messages: list[str] = []
+    replay = read_replay(path, warn=messages.append)
     assert len(replay.turns) == 4 and replay.result is None
-    assert "dropped an incomplete last line" in capsys.readouterr().err
+    assert messages == [f"{path}:6: dropped an incomplete last line"]
     assert "cut off" in format_replay(replay)
     assert check_replay(replay, str(path)) == 4
+    with pytest.warns(UserWarning, match="dropped an incomplete last line"):
+        read_replay(path)  # without a callback: a Python warning
+    assert main(["replay", str(path)]) == 0
+    assert f"warning: {path}:6: dropped an incomplete last line\n" in capsys.readouterr().err
 
 
 def test_compact_writes_one_gzipped_document(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Plackett–Luce ratings, crosstables and standings against the vectors of spec section 7.2."""
+"""Plackett–Luce ratings and their bootstrap against the vectors of spec section 7.2."""
 
 from __future__ import annotations
 
@@ -11,30 +11,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gridarena.arena.counts import Trinomial
+from gridarena.arena.elo import elo, trinomial
+from gridarena.arena.rated import RatedGame, RatingError
 from gridarena.arena.ratings import (
     ELO_PER_NAT,
-    GameRecord,
-    RatingError,
     _Problem,
     bootstrap_ratings,
-    crosstable,
     fit_ratings,
     game_stages,
     game_stages_by_orders,
     merge_stages,
-    standings,
 )
-from gridarena.arena.stats import Trinomial, elo, trinomial
-from gridarena.core.types import Outcome
 
 ABC = ("A", "B", "C")
 
 
-def _game(*ranks: int, entrants: tuple[str, ...] = ABC, block: int = 0) -> GameRecord:
-    return GameRecord(entrants, ranks, block=block)
+def _game(*ranks: int, entrants: tuple[str, ...] = ABC, block: int = 0) -> RatedGame:
+    return RatedGame(entrants, ranks, block=block)
 
 
-def _two(wins: int, losses: int, draws: int = 0) -> list[GameRecord]:
+def _two(wins: int, losses: int, draws: int = 0) -> list[RatedGame]:
     return (
         [_game(1, 2, entrants=("A", "B"))] * wins
         + [_game(2, 1, entrants=("A", "B"))] * losses
@@ -84,7 +81,7 @@ def test_three_seat_vector_with_prior() -> None:
     ],
 )
 def test_shuffled_games_give_identical_ratings(
-    games: list[GameRecord], prior: int, anchor: str | None
+    games: list[RatedGame], prior: int, anchor: str | None
 ) -> None:
     reference = fit_ratings(games, prior_games=prior, anchor=anchor)
     rng = random.Random(11)
@@ -97,7 +94,7 @@ def test_shuffled_games_give_identical_ratings(
 
 
 def test_seat_order_within_a_game_does_not_matter() -> None:
-    turned = [GameRecord(("C", "A", "B"), (g.ranks[2], g.ranks[0], g.ranks[1])) for g in SIX_GAMES]
+    turned = [RatedGame(("C", "A", "B"), (g.ranks[2], g.ranks[0], g.ranks[1])) for g in SIX_GAMES]
     a = fit_ratings(SIX_GAMES, prior_games=0, anchor="C")
     b = fit_ratings(turned, prior_games=0, anchor="C", entrants=ABC)
     assert b.ratings == pytest.approx(a.ratings, abs=1e-9)
@@ -155,10 +152,6 @@ def test_bad_options_are_refused() -> None:
         fit_ratings(SIX_GAMES, prior_games=-1)
     with pytest.raises(RatingError, match="missing"):
         fit_ratings(SIX_GAMES, entrants=("A", "B"))
-    with pytest.raises(RatingError, match="twice"):
-        GameRecord(("A", "A"), (1, 2))
-    with pytest.raises(RatingError, match="ranks"):
-        GameRecord(("A", "B"), (1,))
 
 
 @given(st.integers(1, 60), st.integers(1, 60), st.integers(0, 60))
@@ -181,7 +174,7 @@ def _merged(stages: object) -> dict[tuple[frozenset[int], int], float]:
 @given(st.lists(st.integers(1, 4), min_size=2, max_size=6))
 @settings(max_examples=80, deadline=None)
 def test_collapsed_ties_equal_all_orders(ranks: list[int]) -> None:
-    record = GameRecord(tuple(f"p{i}" for i in range(len(ranks))), tuple(ranks))
+    record = RatedGame(tuple(f"p{i}" for i in range(len(ranks))), tuple(ranks))
     index = {name: i for i, name in enumerate(record.entrants)}
     groups = [[index[n] for n in g] for g in record.groups()]
     fast, slow = _merged(game_stages(groups)), _merged(game_stages_by_orders(groups))
@@ -190,7 +183,7 @@ def test_collapsed_ties_equal_all_orders(ranks: list[int]) -> None:
         assert weight == pytest.approx(slow[key], abs=1e-12)
 
 
-def _log_likelihood_by_orders(records: list[GameRecord], theta: dict[str, float]) -> float:
+def _log_likelihood_by_orders(records: list[RatedGame], theta: dict[str, float]) -> float:
     """Σ over games of the average over tied orders of log Π γ(chosen) / Σ γ(remaining)."""
     total = 0.0
     for record in records:
@@ -207,7 +200,7 @@ def _log_likelihood_by_orders(records: list[GameRecord], theta: dict[str, float]
 @settings(max_examples=30, deadline=None)
 def test_likelihood_gradient_and_information_match_twins(values: list[float], seed: int) -> None:
     rng = random.Random(seed)
-    records = [GameRecord(ABC, tuple(rng.randint(1, 3) for _ in ABC)) for _ in range(6)]
+    records = [RatedGame(ABC, tuple(rng.randint(1, 3) for _ in ABC)) for _ in range(6)]
     index = {name: i for i, name in enumerate(ABC)}
     stages = merge_stages(
         s for r in records for s in game_stages([[index[n] for n in g] for g in r.groups()])
@@ -232,7 +225,7 @@ def test_likelihood_gradient_and_information_match_twins(values: list[float], se
 @settings(max_examples=40, deadline=None)
 def test_fit_is_a_stationary_point_and_ratings_are_finite(rank_rows: list[list[int]]) -> None:
     names = ("w", "x", "y", "z")
-    records = [GameRecord(names, tuple(r)) for r in rank_rows]
+    records = [RatedGame(names, tuple(r)) for r in rank_rows]
     fit = fit_ratings(records, prior_games=1)
     assert all(math.isfinite(x) for x in (*fit.ratings, *fit.halfwidths))
     assert sum(fit.ratings) == pytest.approx(0.0, abs=1e-7)
@@ -261,51 +254,3 @@ def test_bootstrap_without_prior_counts_unfittable_resamples() -> None:
     games = [_game(1, 2, entrants=("A", "B"), block=0), _game(2, 1, entrants=("A", "B"), block=1)]
     boot = bootstrap_ratings(games, 40, np.random.default_rng(1), prior_games=0)
     assert 0 < boot.failed < 40  # a resample of one block twice has no finite fit
-
-
-# ----------------------------------------------------------------------------------------------------------
-# Crosstable and standings
-
-
-def test_crosstable_of_the_vector() -> None:
-    table = crosstable(SIX_GAMES)
-    assert table.points[0] == (0.0, 4.5, 5.0)
-    assert table.games[0] == (0, 6, 6)
-    assert table.score("C", "A") == pytest.approx(1 / 6)
-    data = table.to_json()
-    assert data["rows"][0]["vs"]["B"] == {"points": 4.5, "games": 6, "score": 0.75}
-
-
-@given(st.lists(st.lists(st.integers(1, 3), min_size=3, max_size=3), min_size=1, max_size=10))
-def test_crosstable_points_add_up(rank_rows: list[list[int]]) -> None:
-    table = crosstable([GameRecord(ABC, tuple(r)) for r in rank_rows])
-    for i, j in itertools.permutations(range(3), 2):
-        assert table.points[i][j] + table.points[j][i] == table.games[i][j] == len(rank_rows)
-
-
-def test_standings_with_seats_points_and_forfeits() -> None:
-    records = [
-        GameRecord.from_outcome(("A", "B"), Outcome((1.0, -1.0))),
-        GameRecord.from_outcome(("B", "A"), Outcome((1.0, -1.0), "timeout", "slow", 1)),
-        GameRecord.from_outcome(("A", "B"), Outcome((0.0, 0.0))),
-    ]
-    rows = {s.player: s for s in standings(records)}
-    a = rows["A"]
-    assert a.overall.games == 3
-    assert a.overall.first_share == pytest.approx((1 + 0 + 0.5) / 3)
-    assert a.overall.mean_points == pytest.approx(0.0)
-    assert a.forfeits == {"timeout": 1} and rows["B"].forfeits == {}
-    assert a.seats[0].games == 2 and a.seats[1].games == 1
-    assert a.seats[1].mean_rank == 2.0
-    assert a.to_json()["seats"]["0"]["games"] == 2
-
-
-@given(
-    st.lists(st.integers(1, 5), min_size=2, max_size=5),
-    st.integers(0, 99),
-    st.sampled_from(["normal", "timeout", "crash"]),
-)
-def test_game_record_json_round_trip(ranks: list[int], block: int, termination: str) -> None:
-    names = tuple(f"bot{i}" for i in range(len(ranks)))
-    record = GameRecord(names, tuple(ranks), tuple(float(r) for r in ranks), block, termination, 0)
-    assert GameRecord.from_json(record.to_json()) == record

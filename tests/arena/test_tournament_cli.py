@@ -7,16 +7,20 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gridarena.arena.backends import InlineBackend
-from gridarena.arena.report import build_report, format_text
+from gridarena.arena.backends import InlineBackend, Sink, aborted_result
+from gridarena.arena.report import build_report
+from gridarena.arena.runner import GameTask
 from gridarena.arena.store import Store
+from gridarena.arena.text import format_text
 from gridarena.arena.tournament import Progress, TournamentConfig, TournamentError, cores, run_tournament
 from gridarena.cli import results, tournament
+from gridarena.cli.output import warn
 from gridarena.core.errors import GridArenaError
 
 GAME = "isolation(width=5,height=5)"
@@ -225,3 +229,23 @@ def test_ray_without_ray_installed_exits_2_naming_the_extra(
     argv = [GAME, "--players", "greedy,random", "--backend", "ray", "--db", str(tmp_path / "r.sqlite")]
     assert _run(tournament, argv) == 2
     assert "gridarena[ray]" in capsys.readouterr().err
+
+
+class _AbortFirst(InlineBackend):
+    """Aborts the first game it is given (as a worker lost too often would), then plays the rest."""
+
+    def run(self, tasks: Iterator[GameTask], sink: Sink) -> None:
+        if sink(aborted_result(next(tasks), "worker lost 3 times")):
+            super().run(tasks, sink)
+
+
+def test_an_aborted_game_is_reported_to_the_warn_callback(capsys: pytest.CaptureFixture[str]) -> None:
+    config = TournamentConfig(GAME, ("greedy", "random"), games=2, seed=7)
+    messages: list[str] = []
+    outcome = run_tournament(config, Store(":memory:"), _AbortFirst(), warn=messages.append)
+    assert messages == ["block 0 game 0 aborted: worker lost 3 times"]
+    assert [r["detail"] for r in outcome.report["aborted"]] == ["worker lost 3 times"]
+    with pytest.warns(UserWarning, match="block 0 game 0 aborted"):
+        run_tournament(config, Store(":memory:"), _AbortFirst())  # without a callback: a Python warning
+    warn(messages[0])  # what the command line passes: the line it printed before the callback existed
+    assert capsys.readouterr().err == "warning: block 0 game 0 aborted: worker lost 3 times\n"

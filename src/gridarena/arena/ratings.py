@@ -1,4 +1,4 @@
-"""Ratings for many entrants and k-seat games: a batch Plackett–Luce fit, crosstables, standings (section 7).
+"""Plackett–Luce ratings for many entrants and k-seat games: one batch fit, and its bootstrap (section 7.2).
 
 Each entrant has a strength γ = e^θ and a rating R = 400 · log10 γ on the Elo scale. A game's finishing
 order is read as a sequence of choices ("stages"): the winner is chosen from everyone, the second from the
@@ -6,7 +6,7 @@ rest, and so on, each with probability γ(chosen) / Σ γ(choice set). With two 
 Tied players expand into all their internal orders, equally weighted, so a two-player draw is half a win.
 The fit maximises the likelihood over all games at once, so it does not depend on the order of games.
 
->>> games = [GameRecord(("A", "B"), (1, 2))] * 3 + [GameRecord(("A", "B"), (2, 1))]
+>>> games = [RatedGame(("A", "B"), (1, 2))] * 3 + [RatedGame(("A", "B"), (2, 1))]
 >>> fit = fit_ratings(games, prior_games=0, anchor="B")
 >>> round(fit.rating("A"), 2)
 190.85
@@ -16,109 +16,22 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from gridarena.arena.stats import Z95
-from gridarena.core.errors import GridArenaError
-from gridarena.core.types import JSON, Outcome
+from gridarena.arena.intervals import Z95, symmetric
+from gridarena.arena.rated import RatedGame, RatingError, entrant_order
+from gridarena.core.types import JSON
 
 ELO_PER_NAT: Final = 400.0 / math.log(10.0)
 """Rating points per unit of θ: R = 400 · log10 e^θ."""
-
-
-class RatingError(GridArenaError, ValueError):
-    """Game records or fit options from which no rating can be computed; the message says why."""
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Game records
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One finished game as the ratings see it: entrants and competition ranks by seat (1 = best).
-
-    >>> GameRecord.from_outcome(("x", "y", "z"), Outcome((5.0, 9.0, 5.0)), block=3)
-    GameRecord(entrants=('x', 'y', 'z'), ranks=(2, 1, 2), points=(5.0, 9.0, 5.0), block=3, termination='normal', forfeit_seat=None)
-    """
-
-    entrants: tuple[str, ...]
-    ranks: tuple[int, ...]
-    points: tuple[float, ...] = ()
-    block: int = 0
-    termination: str = "normal"
-    forfeit_seat: int | None = None
-
-    def __post_init__(self) -> None:
-        where = f"game of block {self.block}"
-        if len(self.entrants) < 2:
-            raise RatingError(f"{where}: a rated game needs at least two entrants, got {self.entrants}")
-        if len(set(self.entrants)) != len(self.entrants):
-            raise RatingError(f"{where}: an entrant appears twice in {self.entrants}")
-        if len(self.ranks) != len(self.entrants) or any(r < 1 for r in self.ranks):
-            raise RatingError(f"{where}: ranks {self.ranks} do not fit entrants {self.entrants}")
-        if self.points and len(self.points) != len(self.entrants):
-            raise RatingError(f"{where}: points {self.points} do not fit entrants {self.entrants}")
-        if self.forfeit_seat is not None and not 0 <= self.forfeit_seat < len(self.entrants):
-            raise RatingError(f"{where}: forfeit seat {self.forfeit_seat} is not a seat")
-
-    @classmethod
-    def from_outcome(cls, entrants: Sequence[str], outcome: Outcome, block: int = 0) -> GameRecord:
-        """The record of a game the arena played, with ranks from the outcome's returns."""
-        return cls(
-            tuple(entrants),
-            outcome.ranks(),
-            tuple(outcome.returns),
-            block,
-            outcome.termination,
-            outcome.forfeit_player,
-        )
-
-    def groups(self) -> list[tuple[str, ...]]:
-        """The finishing order as groups of tied entrants, best first.
-
-        >>> GameRecord(("a", "b", "c"), (2, 1, 2)).groups()
-        [('b',), ('a', 'c')]
-        """
-        by_rank: dict[int, list[str]] = defaultdict(list)
-        for name, rank in zip(self.entrants, self.ranks, strict=True):
-            by_rank[rank].append(name)
-        return [tuple(by_rank[r]) for r in sorted(by_rank)]
-
-    def to_json(self) -> dict[str, JSON]:
-        """The record as a JSON object."""
-        return {
-            "entrants": list(self.entrants),
-            "ranks": list(self.ranks),
-            "points": list(self.points),
-            "block": self.block,
-            "termination": self.termination,
-            "forfeit_seat": self.forfeit_seat,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> GameRecord:
-        """Inverse of :meth:`to_json`."""
-        return cls(
-            tuple(str(e) for e in data["entrants"]),
-            tuple(int(r) for r in data["ranks"]),
-            tuple(float(p) for p in data.get("points", ())),
-            int(data.get("block", 0)),
-            str(data.get("termination", "normal")),
-            data.get("forfeit_seat"),
-        )
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Stages of the Plackett–Luce likelihood
 
 
 class Stage(NamedTuple):
@@ -248,14 +161,14 @@ class RatingFit:
     def interval(self, entrant: str) -> tuple[float, float]:
         """The 95 % interval of ``entrant``'s rating."""
         i = self._index(entrant)
-        return self.ratings[i] - self.halfwidths[i], self.ratings[i] + self.halfwidths[i]
+        return symmetric(self.ratings[i], self.halfwidths[i])
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """R_a − R_b and the half-width of its 95 % interval."""
         i, j = self._index(a), self._index(b)
         c = self.covariance
         var = c[i][i] + c[j][j] - 2.0 * c[i][j]
-        return self.ratings[i] - self.ratings[j], Z95 * math.sqrt(max(var, 0.0)) * ELO_PER_NAT
+        return self.ratings[i] - self.ratings[j], float(_halfwidths(var))
 
     def _index(self, entrant: str) -> int:
         try:
@@ -275,21 +188,14 @@ class RatingFit:
                 {
                     "player": self.entrants[i],
                     "rating": self.ratings[i],
-                    "ci95": [self.ratings[i] - self.halfwidths[i], self.ratings[i] + self.halfwidths[i]],
+                    "ci95": list(symmetric(self.ratings[i], self.halfwidths[i])),
                 }
                 for i in order
             ],
         }
 
 
-def _entrant_order(records: Sequence[GameRecord]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for record in records:
-        seen.update(dict.fromkeys(record.entrants))
-    return tuple(seen)
-
-
-def _stages_of(records: Sequence[GameRecord], index: Mapping[str, int]) -> Iterator[Stage]:
+def _stages_of(records: Sequence[RatedGame], index: Mapping[str, int]) -> Iterator[Stage]:
     for record in records:
         yield from game_stages([[index[name] for name in group] for group in record.groups()])
 
@@ -301,7 +207,7 @@ def _prior_stages(n: int, prior_games: float) -> Iterator[Stage]:
         yield Stage(frozenset((i, n)), n, 0.5 * prior_games)
 
 
-def check_connected(records: Sequence[GameRecord], entrants: Sequence[str]) -> None:
+def check_connected(records: Sequence[RatedGame], entrants: Sequence[str]) -> None:
     """Raise :class:`RatingError` unless the unregularized fit exists (Hunter 2004, assumption 1).
 
     For every split of the entrants into two groups, someone in each group must have finished ahead of
@@ -355,7 +261,7 @@ def _newton(problem: _Problem, pinned: bool, tol: float = 1e-10) -> tuple[NDArra
 
 
 def fit_ratings(
-    records: Sequence[GameRecord],
+    records: Sequence[RatedGame],
     *,
     prior_games: float = 1.0,
     anchor: str | None = None,
@@ -366,13 +272,13 @@ def fit_ratings(
     ``prior_games`` virtual draws per entrant against a phantom at θ = 0 keep undefeated and winless
     entrants finite. Ratings are relative to ``anchor`` if named, else to the entrants' mean.
 
-    >>> games = [GameRecord(("A", "B"), (1, 2))] * 3 + [GameRecord(("A", "B"), (2, 1)), GameRecord(("A", "B"), (1, 1))]
+    >>> games = [RatedGame(("A", "B"), (1, 2))] * 3 + [RatedGame(("A", "B"), (2, 1)), RatedGame(("A", "B"), (1, 1))]
     >>> round(fit_ratings(games, prior_games=0, anchor="B").rating("A"), 2)
     147.19
     """
     if prior_games < 0 or not math.isfinite(prior_games):
         raise RatingError(f"prior_games must be a non-negative number, got {prior_games}")
-    names = tuple(entrants) if entrants is not None else _entrant_order(records)
+    names = tuple(entrants) if entrants is not None else entrant_order(records)
     if len(names) < 2 and prior_games == 0:
         raise RatingError(f"ratings need at least two entrants, got {list(names)}")
     unknown = {e for r in records for e in r.entrants} - set(names)
@@ -414,7 +320,7 @@ def _finish(
         contrasts[:, names.index(anchor)] -= 1.0
     centred = contrasts @ theta
     variances = np.einsum("ij,jk,ik->i", contrasts, cov, contrasts)
-    half = Z95 * np.sqrt(np.maximum(variances, 0.0)) * ELO_PER_NAT
+    half = _halfwidths(variances)
     return RatingFit(
         entrants=names,
         theta=tuple(float(x) for x in theta),
@@ -426,6 +332,11 @@ def _finish(
         iterations=iterations,
         covariance=tuple(tuple(float(x) for x in row) for row in cov),
     )
+
+
+def _halfwidths(variances: ArrayLike) -> NDArray[np.float64]:
+    """Half-widths of 95 % intervals on the rating scale for variances of θ (rounding's negatives as 0)."""
+    return np.asarray(Z95 * np.sqrt(np.maximum(variances, 0.0)) * ELO_PER_NAT, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,7 +361,7 @@ class BootstrapFit:
 
 
 def bootstrap_ratings(
-    records: Sequence[GameRecord],
+    records: Sequence[RatedGame],
     resamples: int,
     rng: np.random.Generator,
     *,
@@ -464,7 +375,7 @@ def bootstrap_ratings(
     if resamples < 1:
         raise RatingError(f"bootstrap needs at least 1 resample, got {resamples}")
     fit = fit_ratings(records, prior_games=prior_games, anchor=anchor)
-    blocks: dict[int, list[GameRecord]] = defaultdict(list)
+    blocks: dict[int, list[RatedGame]] = defaultdict(list)
     for record in records:
         blocks[record.block].append(record)
     keys = sorted(blocks)
@@ -485,157 +396,3 @@ def bootstrap_ratings(
     return BootstrapFit(
         fit, tuple(float(x) for x in low), tuple(float(x) for x in high), resamples, resamples - len(draws)
     )
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Crosstable and standings (section 7.1)
-
-
-@dataclass(frozen=True, slots=True)
-class Crosstable:
-    """Each row entrant's points against each column entrant (1 for finishing ahead, ½ for a tie)."""
-
-    entrants: tuple[str, ...]
-    points: tuple[tuple[float, ...], ...]
-    games: tuple[tuple[int, ...], ...]
-
-    def score(self, row: str, col: str) -> float | None:
-        """Fraction of points ``row`` took from ``col``; ``None`` if they never met."""
-        i, j = self.entrants.index(row), self.entrants.index(col)
-        return None if self.games[i][j] == 0 else self.points[i][j] / self.games[i][j]
-
-    def to_json(self) -> dict[str, JSON]:
-        """One row per entrant with, per opponent met, the points, games and score."""
-        rows: list[JSON] = []
-        for i, name in enumerate(self.entrants):
-            cells = {
-                other: {
-                    "points": self.points[i][j],
-                    "games": self.games[i][j],
-                    "score": self.score(name, other),
-                }
-                for j, other in enumerate(self.entrants)
-                if self.games[i][j]
-            }
-            rows.append({"player": name, "vs": cells})
-        return {"entrants": list(self.entrants), "rows": rows}
-
-    def to_text(self) -> str:
-        """A plain-text table: ``points/games`` per cell, ``·`` on the diagonal, ``-`` where none met.
-
-        >>> print(crosstable([GameRecord(("a", "b"), (1, 2)), GameRecord(("a", "b"), (1, 1))]).to_text())
-               a      b
-        a      ·  1.5/2
-        b  0.5/2      ·
-        """
-        n = len(self.entrants)
-        cells = [
-            [
-                "·"
-                if i == j
-                else "-"
-                if not self.games[i][j]
-                else f"{self.points[i][j]:g}/{self.games[i][j]}"
-                for j in range(n)
-            ]
-            for i in range(n)
-        ]
-        name_width = max(len(e) for e in self.entrants)
-        width = max(len(c) for c in (*self.entrants, *(c for row in cells for c in row)))
-        lines = [" " * name_width + "".join(f"  {e:>{width}}" for e in self.entrants)]
-        for name, row in zip(self.entrants, cells, strict=True):
-            lines.append(f"{name:<{name_width}}" + "".join(f"  {c:>{width}}" for c in row))
-        return "\n".join(lines)
-
-
-def crosstable(records: Sequence[GameRecord], entrants: Sequence[str] | None = None) -> Crosstable:
-    """Pairwise points of every game: in a k-seat game every two entrants meet once."""
-    names = tuple(entrants) if entrants is not None else _entrant_order(records)
-    index = {name: i for i, name in enumerate(names)}
-    points = np.zeros((len(names), len(names)))
-    games = np.zeros((len(names), len(names)), dtype=np.int64)
-    for record in records:
-        for (a, ra), (b, rb) in itertools.permutations(zip(record.entrants, record.ranks, strict=True), 2):
-            i, j = index[a], index[b]
-            games[i, j] += 1
-            points[i, j] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
-    return Crosstable(
-        names,
-        tuple(tuple(float(x) for x in row) for row in points),
-        tuple(tuple(int(x) for x in row) for row in games),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class SeatFigures:
-    """One entrant's games from one seat."""
-
-    games: int
-    mean_rank: float
-    first_share: float
-    mean_points: float | None
-
-    def to_json(self) -> dict[str, JSON]:
-        """The figures as a JSON object."""
-        return {
-            "games": self.games,
-            "mean_rank": self.mean_rank,
-            "first_share": self.first_share,
-            "mean_points": self.mean_points,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """Per-entrant figures of section 7.1: games, mean rank, first-place share, points, forfeits, seats."""
-
-    player: str
-    overall: SeatFigures
-    seats: Mapping[int, SeatFigures]
-    forfeits: Mapping[str, int]
-
-    def to_json(self) -> dict[str, JSON]:
-        """The standing as a JSON object (``seats`` keyed by seat number as text)."""
-        return {
-            "player": self.player,
-            **self.overall.to_json(),
-            "forfeits": dict(self.forfeits),
-            "seats": {str(seat): figures.to_json() for seat, figures in sorted(self.seats.items())},
-        }
-
-
-def _figures(rows: Sequence[tuple[int, float, float | None]]) -> SeatFigures:
-    points = [p for _, _, p in rows if p is not None]
-    return SeatFigures(
-        games=len(rows),
-        mean_rank=sum(r for r, _, _ in rows) / len(rows),
-        first_share=sum(f for _, f, _ in rows) / len(rows),
-        mean_points=sum(points) / len(points) if len(points) == len(rows) else None,
-    )
-
-
-def standings(records: Sequence[GameRecord]) -> list[Standing]:
-    """Per-entrant standings in order of first appearance; entrants tied for first share the place.
-
-    >>> rows = standings([GameRecord(("a", "b", "c"), (1, 1, 3)), GameRecord(("c", "a", "b"), (1, 2, 3))])
-    >>> [(s.player, s.overall.mean_rank, s.overall.first_share) for s in rows]
-    [('a', 1.5, 0.25), ('b', 2.0, 0.25), ('c', 2.0, 0.5)]
-    """
-    rows: dict[str, list[tuple[int, int, float, float | None]]] = defaultdict(list)
-    forfeits: dict[str, Counter[str]] = defaultdict(Counter)
-    for record in records:
-        firsts = sum(1 for r in record.ranks if r == 1)
-        for seat, (name, rank) in enumerate(zip(record.entrants, record.ranks, strict=True)):
-            share = 1.0 / firsts if rank == 1 else 0.0
-            rows[name].append((seat, rank, share, record.points[seat] if record.points else None))
-            if record.forfeit_seat == seat and record.termination != "normal":
-                forfeits[name][record.termination] += 1
-    result: list[Standing] = []
-    for name in _entrant_order(records):
-        by_seat: dict[int, list[tuple[int, float, float | None]]] = defaultdict(list)
-        for seat, rank, share, pts in rows[name]:
-            by_seat[seat].append((rank, share, pts))
-        overall = _figures([(rank, share, pts) for _, rank, share, pts in rows[name]])
-        seats = {seat: _figures(items) for seat, items in sorted(by_seat.items())}
-        result.append(Standing(name, overall, seats, dict(sorted(forfeits[name].items()))))
-    return result

@@ -12,9 +12,9 @@ import gzip
 import hashlib
 import json
 import os
-import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -163,7 +163,7 @@ def _check_header(path: Path, header: Any) -> dict[str, JSON]:
     return header
 
 
-def _lines(path: Path, text: str) -> Iterator[tuple[int, dict[str, JSON]]]:
+def _lines(path: Path, text: str, warn: Callable[[str], None]) -> Iterator[tuple[int, dict[str, JSON]]]:
     lines = text.splitlines()
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -172,7 +172,7 @@ def _lines(path: Path, text: str) -> Iterator[tuple[int, dict[str, JSON]]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             if number == len(lines):  # a game killed mid-write leaves a torn last line
-                print(f"warning: {path}:{number}: dropped an incomplete last line", file=sys.stderr)
+                warn(f"{path}:{number}: dropped an incomplete last line")
                 return
             raise ReplayFormatError(str(path), number, f"invalid JSON ({exc.msg})") from None
         if not isinstance(record, dict):
@@ -180,8 +180,12 @@ def _lines(path: Path, text: str) -> Iterator[tuple[int, dict[str, JSON]]]:
         yield number, record
 
 
-def read_replay(path: str | os.PathLike[str]) -> Replay:
-    """Read a replay in either form (JSON Lines, possibly cut off, or the compact document)."""
+def read_replay(path: str | os.PathLike[str], *, warn: Callable[[str], None] = warnings.warn) -> Replay:
+    """Read a replay in either form (JSON Lines, possibly cut off, or the compact document).
+
+    A torn last line (a game killed mid-write) is dropped and reported to ``warn``, by default as a
+    Python warning.
+    """
     path = Path(path)
     try:
         text = _open_text(path)
@@ -196,7 +200,7 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
         return Replay(
             _check_header(path, document.get("header")), list(document["turns"]), document.get("result")
         )
-    records = _lines(path, text)
+    records = _lines(path, text, warn)
     first = next(records, None)
     if first is None:
         raise ReplayFormatError(str(path), 1, "empty file")

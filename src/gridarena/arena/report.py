@@ -3,37 +3,30 @@
 Only ``done`` blocks count, so a pair is never counted half. Two entrants at a two-seat game get the
 match figures of spec section 6 (pentanomial when paired); more entrants get Plackett–Luce ratings,
 a crosstable, and the section 6 figures per encounter; single-player runs get mean, sd and a t interval.
-Every report lists forfeits per entrant and reason, and time used per move.
+Every report lists forfeits per entrant and reason, and time used per move. The report is one JSON
+object (the ``--json`` output); :mod:`gridarena.arena.text` writes it as text.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from gridarena.arena.ratings import Crosstable, GameRecord, crosstable, fit_ratings
+from gridarena.arena.counts import Pentanomial, Sample, StatsInputError, Trinomial
+from gridarena.arena.match import MatchStats, match_stats
+from gridarena.arena.rated import RatedGame
+from gridarena.arena.ratings import fit_ratings
 from gridarena.arena.runner import entrant_names, percentile
-from gridarena.arena.stats import (
-    MatchStats,
-    Pentanomial,
-    SprtConfig,
-    StatsInputError,
-    Trinomial,
-    compare_paired,
-    format_mean,
-    format_report,
-    match_stats,
-    summarize_runs,
-)
+from gridarena.arena.singleplayer import compare_paired, summarize_runs
+from gridarena.arena.sprt import SprtConfig
+from gridarena.arena.standings import crosstable
 from gridarena.arena.store import Store
-from gridarena.core.types import JSON
+from gridarena.arena.text import format_report
+from gridarena.core.types import FORFEITS, JSON
 
 Row = dict[str, Any]
-FORFEITS = ("timeout", "illegal", "crash", "protocol")
 
 
 def _points(row: Row, seat: int) -> float:
@@ -42,7 +35,7 @@ def _points(row: Row, seat: int) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-def match_sample(games: Sequence[Row], pair: Sequence[str]) -> Trinomial | Pentanomial | None:
+def match_sample(games: Sequence[Row], pair: Sequence[str]) -> Sample | None:
     """The counts of ``pair[0]`` against ``pair[1]``: pentanomial if every block is a pair, else trinomial."""
     a, b = pair[0], pair[1]
     blocks: dict[int, list[float]] = defaultdict(list)
@@ -52,28 +45,12 @@ def match_sample(games: Sequence[Row], pair: Sequence[str]) -> Trinomial | Penta
     if not blocks:
         return None
     if all(len(points) == 2 for points in blocks.values()):
-        counts = [0] * 5
-        wl = 0
-        for points in blocks.values():
-            counts[int(2 * sum(points))] += 1
-            wl += sorted(points) == [0.0, 1.0]
-        return Pentanomial(counts[0], counts[1], counts[2], counts[3], counts[4], wl=wl)
-    flat = [p for points in blocks.values() for p in points]
-    return Trinomial(flat.count(1.0), flat.count(0.0), flat.count(0.5))
+        return Pentanomial.from_pairs((first, second) for first, second in blocks.values())
+    return Trinomial.from_scores(p for points in blocks.values() for p in points)
 
 
-def _records(games: Sequence[Row]) -> list[GameRecord]:
-    return [
-        GameRecord(
-            tuple(row["seats"]),
-            tuple(row["ranks"]),
-            tuple(row["returns"]),
-            row["block"],
-            row["termination"],
-            row["forfeit_seat"],
-        )
-        for row in games
-    ]
+def _rated_games(games: Sequence[Row]) -> list[RatedGame]:
+    return [RatedGame.from_row(row) for row in games]
 
 
 def _tally(games: Sequence[Row], names: Sequence[str]) -> dict[str, Counter[str]]:
@@ -141,7 +118,7 @@ def _match(games: Sequence[Row], pair: Sequence[str], sprt: str | None = None) -
 
 def _multi_standings(games: Sequence[Row], names: Sequence[str]) -> tuple[list[Row], dict[str, JSON] | None]:
     tally = _tally(games, names)
-    records = _records(games)
+    records = _rated_games(games)
     table = crosstable(records, names) if records else None
     fit = fit_ratings(records, prior_games=1.0, entrants=names) if records else None
     rows: list[Row] = []
@@ -251,7 +228,7 @@ def _results(games: Sequence[Row], names: Sequence[str], config: dict[str, Any])
     report["standings"] = standings
     report["ratings"] = ratings
     if games:
-        report["crosstable"] = crosstable(_records(games), names).to_json()
+        report["crosstable"] = crosstable(_rated_games(games), names).to_json()
     if seats == 2 and len(names) > 2:
         report["encounters"] = _encounters(games, names)
     return report
@@ -269,107 +246,3 @@ def _encounters(games: Sequence[Row], names: Sequence[str]) -> list[JSON]:
             if stats is not None:
                 out.append({"players": [a, b], **stats.to_json()["match"]})
     return out
-
-
-# -- text -------------------------------------------------------------------------------------------
-
-
-def elo_text(elo: float | None, ci: Sequence[float | None]) -> str:
-    """Elo with the half-width of its interval, or a one-sided bound when the point is undefined.
-
-    >>> elo_text(12.34, [2.0, 22.0]), elo_text(None, [77.5, None])
-    ('+12.3 ± 10.0', '> +77.5')
-    """
-    low, high = ci
-    if elo is None:
-        return f"> {low:+.1f}" if low is not None else f"< {high:+.1f}" if high is not None else "—"
-    if low is None or high is None:
-        return f"{elo:+.1f} (open)"
-    return f"{elo:+.1f} ± {(high - low) / 2:.1f}"
-
-
-def standings_lines(report: dict[str, Any]) -> list[str]:
-    """The standings as aligned text rows (player, games, W/L/D, score, Elo ± half-width)."""
-    rows = report.get("standings", [])
-    if "runs" in report:
-        lines = [f"{'player':<24} {'runs':>5}  mean ± 95 %"]
-        for r in rows:
-            summary = summarize_runs(r["scores"])
-            lines.append(
-                f"{r['player']:<24} {r['games']:>5}  {format_mean(summary)}  failures {r['failures']}"
-            )
-        return lines
-    lines = [f"{'player':<24} {'games':>5} {'W':>5} {'L':>5} {'D':>5} {'score':>7}  Elo (95 %)"]
-    for r in rows:
-        score = "—" if r["score"] is None else f"{100 * r['score']:.1f}%"
-        lines.append(
-            f"{r['player']:<24} {r['games']:>5} {r['wins']:>5} {r['losses']:>5} {r['draws']:>5} {score:>7}  "
-            f"{elo_text(r['elo'], r['elo_ci95'])}"
-        )
-    return lines
-
-
-def format_text(report: dict[str, Any]) -> str:
-    """The report as text: header, standings, match figures or crosstable, forfeits, database path."""
-    config = report["config"]
-    time_control = config.get("time") or "untimed"
-    blocks = report["blocks"]
-    lines = [
-        f"tournament {report['tournament']}: {config['game']}, {time_control}, {config.get('format')}, "
-        f"{blocks['done']}/{blocks['scheduled']} blocks, {report['games']} games, seed {report['seed']}"
-        + ("" if config.get("swap", True) else ", no seat swap"),
-        "",
-        *standings_lines(report),
-    ]
-    if report.get("match_text"):
-        lines += ["", *report["match_text"]]
-    elif report.get("crosstable"):
-        ct = report["crosstable"]
-        entrants = tuple(ct["entrants"])
-        points = tuple(
-            tuple(float(row["vs"].get(o, {}).get("points", 0.0)) for o in entrants) for row in ct["rows"]
-        )
-        games = tuple(
-            tuple(int(row["vs"].get(o, {}).get("games", 0)) for o in entrants) for row in ct["rows"]
-        )
-        lines += ["", Crosstable(entrants, points, games).to_text()]
-    clean = report.get("excluding_forfeits")
-    if clean:
-        lines += ["", f"without forfeited games ({clean['games']} games):", *standings_lines(clean)]
-    lines += ["", _forfeit_line(report), f"database: {report['database']}"]
-    return "\n".join(lines)
-
-
-def _forfeit_line(report: dict[str, Any]) -> str:
-    parts = []
-    for name, reasons in report["forfeits"].items():
-        total = sum(reasons.values())
-        detail = f" ({', '.join(f'{n} {k}' for k, n in reasons.items())})" if total else ""
-        parts.append(f"{name} {total}{detail}")
-    return f"Forfeits: {', '.join(parts)}; blocks under load: {report['blocks']['load_warning']}"
-
-
-def standings_csv(report: dict[str, Any]) -> str:
-    """The standings as CSV: one row per entrant, forfeits per reason as columns."""
-    out = io.StringIO()
-    columns = ["player", "games", "wins", "losses", "draws", "score", "elo", "elo_low", "elo_high", *FORFEITS]
-    writer = csv.writer(out)
-    writer.writerow(columns)
-    for r in report["standings"]:
-        low, high = r["elo_ci95"]
-        reasons = report["forfeits"].get(r["player"], {})
-        writer.writerow(
-            [
-                r["player"],
-                r["games"],
-                r["wins"],
-                r["losses"],
-                r["draws"],
-                r["score"],
-                r["elo"],
-                low,
-                high,
-                *(reasons.get(k, 0) for k in FORFEITS),
-            ]
-        )
-    return out.getvalue()

@@ -17,18 +17,19 @@ finish and are stored.
 from __future__ import annotations
 
 import os
-import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from gridarena.arena.backends import Backend, Result
+from gridarena.arena.counts import StatsInputError
 from gridarena.arena.report import build_report, match_sample
 from gridarena.arena.runner import GameTask, build_bot, entrant_names
 from gridarena.arena.schedule import Block, schedule
 from gridarena.arena.seeds import bot_seed, new_master_seed
-from gridarena.arena.stats import SprtConfig, SprtResult, StatsInputError, sprt
+from gridarena.arena.sprt import SprtConfig, SprtResult, sprt
 from gridarena.arena.store import Store, config_hash
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
@@ -242,9 +243,10 @@ class _Coordinator:
         total: int,
         progress: Callable[[Progress], None] | None,
         stop: Callable[[], bool],
+        warn: Callable[[str], None],
     ) -> None:
         self.store, self.tournament, self.config = store, tournament, config
-        self.progress, self.stop = progress, stop
+        self.progress, self.stop, self.warn = progress, stop, warn
         self.state = Progress(tournament, total)
         self.sprt_config = SprtConfig.parse(config.sprt) if config.sprt else None
         self.decided = False
@@ -260,10 +262,7 @@ class _Coordinator:
         self.load_sampled = time.monotonic()
         load = os.getloadavg()[0]
         if load > cores() and not self.loaded:
-            print(
-                f"warning: 1-minute load {load:.1f} exceeds {cores()} cores; timed results may suffer",
-                file=sys.stderr,
-            )
+            self.warn(f"1-minute load {load:.1f} exceeds {cores()} cores; timed results may suffer")
         self.loaded = load > cores()
 
     def _check_sprt(self) -> None:
@@ -284,10 +283,7 @@ class _Coordinator:
         if result.get("aborted"):
             self.aborted.append(result)
             self.store.mark_aborted(self.tournament, int(result["block"]))
-            print(
-                f"warning: block {result['block']} game {result['game']} aborted: {result['detail']}",
-                file=sys.stderr,
-            )
+            self.warn(f"block {result['block']} game {result['game']} aborted: {result['detail']}")
         else:
             done = self.store.record_game(result, self.root)
             self.state.games_done += 1
@@ -313,11 +309,14 @@ def run_tournament(
     progress: Callable[[Progress], None] | None = None,
     stop: Callable[[], bool] = lambda: False,
     exclude_forfeits: bool = False,
+    warn: Callable[[str], None] = warnings.warn,
 ) -> TournamentOutcome:
     """Play a new tournament (``config``) or the missing blocks of a stored one (``resume``).
 
     ``progress`` is called after every stored game; ``stop`` returning True stops scheduling (the
-    games in flight finish); ``exclude_forfeits`` adds the standings without forfeited games.
+    games in flight finish); ``exclude_forfeits`` adds the standings without forfeited games. ``warn``
+    receives what a person should know but the report cannot show as it happens (an aborted block, a
+    loaded machine); by default it is a Python warning.
     """
     if resume is not None:
         stored = store.tournament(None if resume < 0 else resume)
@@ -345,7 +344,7 @@ def run_tournament(
     blocks = [b for b in _blocks(config, seats, master) if b.number in pending]
     replays = store.replay_dir(tournament) if store.path is not None else None
     total = sum(len(b.seatings) for b in blocks)
-    sink = _Coordinator(store, tournament, config, total, progress, stop)
+    sink = _Coordinator(store, tournament, config, total, progress, stop, warn)
     tasks = _tasks(config, tournament, blocks, master, replays, backend.inline_replays, store.durable)
     backend.run(tasks, sink)
     finished = all(b.status == "done" for b in store.blocks(tournament))

@@ -1,4 +1,4 @@
-"""Output helpers shared by the subcommands: JSON on stdout, tables and messages on stderr."""
+"""Output helpers shared by the subcommands: JSON on stdout, tables, messages and warnings on stderr."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 def print_json(value: Any) -> None:
     """One JSON document on stdout."""
     print(json.dumps(value, indent=2))
+
+
+def warn(message: str) -> None:
+    """A warning from the arena as one ``warning: ...`` line on stderr."""
+    print(f"warning: {message}", file=sys.stderr)
 
 
 def progress_enabled(quiet: bool) -> bool:

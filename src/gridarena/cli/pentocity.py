@@ -26,8 +26,10 @@ from typing import Any
 from gridarena.arena import tournament as arena
 from gridarena.arena.backends import Backend, InlineBackend, ProcessBackend
 from gridarena.arena.seeds import new_master_seed, parse_seed_list, run_seed, to_java_long
-from gridarena.arena.stats import RunSummary, format_mean, summarize_runs
+from gridarena.arena.singleplayer import RunSummary, summarize_runs
 from gridarena.arena.store import Store
+from gridarena.arena.text import format_mean
+from gridarena.cli.output import warn
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
 from gridarena.core.specs import format_spec, split_players
@@ -262,7 +264,7 @@ def play_series(
         on_run(Run(*runs[int(progress.last["block"]) // len(players)], progress.last))
 
     try:
-        outcome = arena.run_tournament(config, store, backend, new=True, progress=stored)
+        outcome = arena.run_tournament(config, store, backend, new=True, progress=stored, warn=warn)
         rows = {(r["seats"][0], r["round"]): r for r in store.games(outcome.tournament)}
     finally:
         store.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from gridarena.arena.replay import Replay, format_replay, read_replay
-from gridarena.cli.output import err, print_json
+from gridarena.cli.output import err, print_json, warn
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 from gridarena.core.registry import make
 
@@ -43,7 +43,7 @@ def check_replay(replay: Replay, path: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Print, dump or check the replay."""
-    replay = read_replay(args.file)
+    replay = read_replay(args.file, warn=warn)
     if args.check:
         plies = check_replay(replay, args.file)
         err.print(f"{args.file}: {plies} plies match the engine")

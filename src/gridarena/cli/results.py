@@ -12,8 +12,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gridarena.arena.report import build_report, format_text, standings_csv
+from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError, database_path
+from gridarena.arena.text import DASH, format_text, standings_csv
 from gridarena.cli.output import print_json
 
 HELP = "show a stored tournament's standings, crosstable and per-bot figures"
@@ -36,9 +37,9 @@ def _per_bot_lines(report: dict[str, Any]) -> list[str]:
     lines = [f"{'player':<24}" + "".join(f" {h:>8}" for h in header)]
     for name, b in report["bots"].items():
         cells = [b["wall_ms_mean"], b["wall_ms_p99"], b["wall_ms_max"], b["cpu_wall_ratio"]]
-        text = [str(b["moves"]), *("—" if v is None else f"{v:.2f}" for v in cells)]
-        text.append("—" if b["depth_max"] is None else str(b["depth_max"]))
-        text.append("—" if b["latency_ms_median"] is None else f"{b['latency_ms_median']:.2f}")
+        text = [str(b["moves"]), *(DASH if v is None else f"{v:.2f}" for v in cells)]
+        text.append(DASH if b["depth_max"] is None else str(b["depth_max"]))
+        text.append(DASH if b["latency_ms_median"] is None else f"{b['latency_ms_median']:.2f}")
         lines.append(f"{name:<24}" + "".join(f" {t:>8}" for t in text))
     return lines
 

@@ -13,18 +13,11 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from gridarena.arena.stats import (
-    DASH,
-    EloFigures,
-    MatchStats,
-    Pentanomial,
-    SprtConfig,
-    StatsInputError,
-    Trinomial,
-    format_report,
-    format_sprt,
-    match_stats,
-)
+from gridarena.arena.counts import Pentanomial, Sample, StatsInputError, Trinomial
+from gridarena.arena.elo import EloFigures
+from gridarena.arena.match import MatchStats, match_stats
+from gridarena.arena.sprt import SprtConfig
+from gridarena.arena.text import format_number, format_percent, format_report, format_sprt
 
 HELP = "Elo, nElo, LOS and SPRT of win/loss/draw or pentanomial counts"
 
@@ -62,7 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--table", action="store_true", help="print a rich table instead of report lines")
 
 
-def _sample(args: argparse.Namespace) -> Trinomial | Pentanomial:
+def _sample(args: argparse.Namespace) -> Sample:
     if args.wld is not None:
         if args.wl is not None:
             raise StatsInputError("--wl splits pentanomial DD pairs; it needs --penta, not --wld")
@@ -79,25 +72,21 @@ def _names(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-def _cell(value: float | None, digits: int = 2, percent: bool = False) -> str:
-    if value is None:
-        return DASH
-    return f"{100.0 * value:.{digits}f} %" if percent else f"{value:.{digits}f}"
-
-
 def _table(stats: MatchStats) -> Table:
     f: EloFigures = stats.figures
     table = Table(title=f"{stats.names[0]} vs {stats.names[1]} ({f.model}, {f.games} games)")
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_column("95 % interval", justify="right")
-    table.add_row("score", _cell(f.score, 2, percent=True), "")
-    table.add_row("Elo", _cell(f.elo), f"[{_cell(f.elo_low)}, {_cell(f.elo_high)}]")
-    table.add_row("nElo", _cell(f.nelo), f"[{_cell(f.nelo_low)}, {_cell(f.nelo_high)}]")
-    table.add_row("LOS", _cell(f.los, 2, percent=True), "")
-    table.add_row("draw ratio", _cell(f.draw_ratio, 1, percent=True), "")
+    table.add_row("score", format_percent(f.score, 2), "")
+    table.add_row("Elo", format_number(f.elo), f"[{format_number(f.elo_low)}, {format_number(f.elo_high)}]")
+    table.add_row(
+        "nElo", format_number(f.nelo), f"[{format_number(f.nelo_low)}, {format_number(f.nelo_high)}]"
+    )
+    table.add_row("LOS", format_percent(f.los, 2), "")
+    table.add_row("draw ratio", format_percent(f.draw_ratio, 1), "")
     if f.penta is not None:
-        table.add_row("pairs ratio", _cell(f.pairs_ratio), "")
+        table.add_row("pairs ratio", format_number(f.pairs_ratio), "")
         table.add_row("Ptnml(0-2)", str(list(f.penta.counts)), "")
     if stats.sprt is not None:
         table.add_row("SPRT", format_sprt(stats.sprt).removeprefix("LLR: "), "")

@@ -28,10 +28,11 @@ from rich.table import Table
 
 from gridarena.arena.backends import ALIASES, BACKENDS, MissingExtraError, make_backend
 from gridarena.arena.players import players_from_file
-from gridarena.arena.report import build_report, elo_text, format_text
+from gridarena.arena.report import build_report
 from gridarena.arena.schedule import FORMATS
 from gridarena.arena.seeds import parse_seed_list
 from gridarena.arena.store import Store, database_path
+from gridarena.arena.text import STANDINGS_COLUMNS, format_text, standing_cells
 from gridarena.arena.tournament import (
     Progress,
     TournamentConfig,
@@ -40,7 +41,7 @@ from gridarena.arena.tournament import (
     default_concurrency,
     run_tournament,
 )
-from gridarena.cli.output import err, print_json, progress_enabled
+from gridarena.cli.output import err, print_json, progress_enabled, warn
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
@@ -148,17 +149,10 @@ class _Interrupts:
 def _live_table(store: Store, tournament: int) -> Table:
     report = build_report(store, tournament)
     table = Table(title=f"tournament {tournament}", title_style="bold")
-    for column in ("player", "games", "W", "L", "D", "score", "Elo (95 %)"):
+    for column in STANDINGS_COLUMNS:
         table.add_column(column, justify="left" if column == "player" else "right")
     for r in report["standings"]:
-        score = "—" if r.get("score") is None else f"{100 * r['score']:.1f}%"
-        table.add_row(
-            r["player"],
-            str(r["games"]),
-            *(str(r[k]) if r.get(k) is not None else "—" for k in ("wins", "losses", "draws")),
-            score,
-            elo_text(r.get("elo"), r.get("elo_ci95", [None, None])),
-        )
+        table.add_row(*standing_cells(r))
     return table
 
 
@@ -229,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
                     progress=progress,
                     stop=lambda: interrupts.stopping,
                     exclude_forfeits=args.exclude_forfeits,
+                    warn=warn,
                 )
             finally:
                 if display is not None:

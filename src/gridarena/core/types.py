@@ -40,6 +40,9 @@ S_co = TypeVar("S_co", bound="GameState[Any]", covariant=True)
 #: How a game ended; the arena's forfeit kinds are the ones other than ``normal``.
 TERMINATIONS: Final = ("normal", "timeout", "illegal", "crash", "protocol", "adjudicated", "aborted")
 
+#: The terminations in which a player forfeits the game; reports count them per entrant and reason.
+FORFEITS: Final = ("timeout", "illegal", "crash", "protocol")
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

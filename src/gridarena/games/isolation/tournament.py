@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
-from gridarena.arena.stats import wilson_interval
+from gridarena.arena.intervals import wilson_interval
 from gridarena.games.isolation import aind_samples as samples
 from gridarena.games.isolation.agents import (
     BEST_NODES,
