@@ -42,8 +42,8 @@ from gridarena.games.slidingpuzzle.pdb import (
     partition,
     pdb_filename,
     save_pdb,
-    split_set_name,
 )
+from gridarena.games.slidingpuzzle.pdb.partitions import split_set_name
 from gridarena.games.slidingpuzzle.rules import Board, homework_goal
 from gridarena.games.slidingpuzzle.solvers import IdaStar, Solution, make_heuristic, solve
 

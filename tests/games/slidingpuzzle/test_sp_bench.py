@@ -6,7 +6,8 @@ import pytest
 
 from gridarena.games.slidingpuzzle.bench import board_by_name, random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import PdbError
-from gridarena.games.slidingpuzzle.rules import check_solvable, homework_goal
+from gridarena.games.slidingpuzzle.rules import homework_goal
+from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 
 def test_random_instances_are_solvable_seeded_and_varied() -> None:

@@ -12,27 +12,27 @@ from hypothesis import strategies as st
 from sp_oracles import distances
 
 from gridarena.games.slidingpuzzle.pdb import (
-    Geometry,
     PdbError,
     PdbFileError,
     build_pdb,
     build_set,
-    build_values,
-    build_values_ref,
     default_cache_dir,
-    exact_costs_ref,
     load_pdb,
     load_set,
-    pack_nibbles,
     partition,
+    save_pdb,
+)
+from gridarena.games.slidingpuzzle.pdb.build import build_values, build_values_ref, exact_costs_ref
+from gridarena.games.slidingpuzzle.pdb.indexing import (
+    Geometry,
     placement_weights,
     popcount,
     rank_placement,
     rank_placement_ref,
-    save_pdb,
-    split_set_name,
     unrank_placement,
 )
+from gridarena.games.slidingpuzzle.pdb.partitions import split_set_name
+from gridarena.games.slidingpuzzle.pdb.table import pack_nibbles
 from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, movable_neighbours
 
 

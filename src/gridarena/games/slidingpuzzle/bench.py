@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.pdb import PdbError, build_set, load_set, partition, split_set_name
-from gridarena.games.slidingpuzzle.rules import Board, check_solvable, goal_board, homework_goal, random_walk
+from gridarena.games.slidingpuzzle.pdb import PdbError, build_set, load_set, partition
+from gridarena.games.slidingpuzzle.pdb.partitions import split_set_name
+from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, random_walk
+from gridarena.games.slidingpuzzle.solvability import check_solvable
 from gridarena.games.slidingpuzzle.solvers import Heuristic, IdaStar, Solution, make_heuristic
 
 

@@ -27,25 +27,25 @@ from numba import njit
 
 from gridarena.core.errors import GridArenaError
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.pdb import (
+from gridarena.games.slidingpuzzle.pdb.indexing import (
+    BoardMasks,
     Geometry,
-    PatternDatabase,
-    _flood,
-    _Masks,
-    _slot,
+    blank_slot,
+    flood,
     placement_weights,
     rank_placement,
 )
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 from gridarena.games.slidingpuzzle.rules import (
     WALL,
     Action,
     Board,
     action_of,
     cell_distances,
-    check_solvable,
     legal_slides,
     slide,
 )
+from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 Algorithm: TypeAlias = Literal["bfs", "astar", "idastar"]
 ALGORITHMS: Final = ("bfs", "astar", "idastar")
@@ -337,12 +337,12 @@ def _pattern_value(
     blanks = rinfo[4]
     first = blanks & -blanks
     second = blanks ^ first
-    r1 = _flood(free, first, rinfo[1], rinfo[2], rinfo[3])
+    r1 = flood(free, first, rinfo[1], rinfo[2], rinfo[3])
     if second == 0:
-        slot = _slot(free, r1, r1, 1)
+        slot = blank_slot(free, r1, r1, 1)
     else:
-        r2 = r1 if r1 & second else _flood(free, second, rinfo[1], rinfo[2], rinfo[3])
-        slot = _slot(free, r1, r2, 2)
+        r2 = r1 if r1 & second else flood(free, second, rinfo[1], rinfo[2], rinfo[3])
+        slot = blank_slot(free, r1, r2, 2)
     table = tables[p]
     state = rank * slots + slot
     return int(table[rank]) + int((table[pat_slots[p, 1] + (state >> 1)] >> ((state & 1) * 4)) & 15)
@@ -835,7 +835,7 @@ class IdaStar:
         self.rinfo = np.zeros(6, dtype=np.int64)
         self.cellbit = np.zeros(geo.size, dtype=np.int64)
         if any(p.regions for p in pdbs):
-            masks = _Masks.of(goal)
+            masks = BoardMasks.of(goal)
             self.cellbit = np.array([1 << int(c) for c in geo.cells], dtype=np.int64)
             self.rinfo[:4] = (masks.movable, masks.cols, masks.not_first, masks.not_last)
             self.rinfo[5] = 1
