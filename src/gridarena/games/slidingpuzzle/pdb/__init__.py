@@ -8,17 +8,20 @@ table (storage ``r4``), also the excess of each arrangement of the blanks' regio
 
 ``indexing.py`` (cells as bits, placement ranks, blank slots), ``build.py`` (the builder and its
 oracle), ``table.py`` (:class:`PatternDatabase`), ``fileformat.py`` (the checked file format) and
-``partitions.py`` (named partitions, file names, the cache, sets). The names most callers
+``partitions.py`` (named boards and partitions, file names, the cache, sets). The names most callers
 need are importable from this package.
 """
 
 from gridarena.games.slidingpuzzle.pdb.build import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
 from gridarena.games.slidingpuzzle.pdb.partitions import (
+    board_by_name,
     build_set,
     default_cache_dir,
+    default_partition,
     load_set,
     partition,
+    pattern_sets,
     pdb_filename,
 )
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
@@ -27,12 +30,15 @@ __all__ = [
     "PatternDatabase",
     "PdbError",
     "PdbFileError",
+    "board_by_name",
     "build_pdb",
     "build_set",
     "default_cache_dir",
+    "default_partition",
     "load_pdb",
     "load_set",
     "partition",
+    "pattern_sets",
     "pdb_filename",
     "save_pdb",
 ]
