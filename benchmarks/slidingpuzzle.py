@@ -19,14 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from gridarena.games.slidingpuzzle.bench import (
-    Summary,
-    board_by_name,
-    pdb_heuristic,
-    random_instances,
-    run_method,
-    walk_instances,
-)
+from gridarena.games.slidingpuzzle.bench import Summary, run_method
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
     check_solution,
@@ -34,9 +27,13 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_homework_case,
     parse_solution,
 )
-from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
-from gridarena.games.slidingpuzzle.rules import Board, homework_goal
-from gridarena.games.slidingpuzzle.solvers import Heuristic, IdaStar, Solution, astar, make_heuristic
+from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
+from gridarena.games.slidingpuzzle.idastar import IdaStar
+from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
+from gridarena.games.slidingpuzzle.pdb import board_by_name, build_pdb, partition
+from gridarena.games.slidingpuzzle.rules import Action, Board, homework_goal
+from gridarena.games.slidingpuzzle.solvers import AStar
+from gridarena.search import Solution
 
 #: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (spec B.3).
 PUBLISHED = {
@@ -126,9 +123,9 @@ def run_homework(args: argparse.Namespace) -> None:
     if not args.count:
         return
     boards = walk_instances(goal, args.count, 1000, args.seed)
-    results: list[Solution] = []
+    results: list[Solution[Action]] = []
 
-    def keep(number: int, found: Solution) -> None:
+    def keep(number: int, found: Solution[Action]) -> None:
         verify(boards[number], goal, found)
         results.append(found)
 
@@ -153,13 +150,15 @@ def run_homework(args: argparse.Namespace) -> None:
     cross_check(goal, boards, results, args)
 
 
-def verify(board: Board, goal: Board, found: Solution) -> None:
+def verify(board: Board, goal: Board, found: Solution[Action]) -> None:
     """Replay a solution as printed (homework answer text, parsed back); raises if it does not solve."""
     if found.status == "solved":
-        check_solution(PuzzleCase(board, goal), parse_solution(format_solution(found.actions or ())))
+        check_solution(PuzzleCase(board, goal), parse_solution(format_solution(found.path or ())))
 
 
-def cross_check(goal: Board, boards: list[Board], results: list[Solution], args: argparse.Namespace) -> None:
+def cross_check(
+    goal: Board, boards: list[Board], results: list[Solution[Action]], args: argparse.Namespace
+) -> None:
     """Re-solve the boards with a second, independent heuristic (``--cross``: Manhattan distance or a
     partition), capped at ``--cross-nodes`` expansions, and compare lengths where it finishes."""
     heuristic = heuristic_for(goal, args.cross, args)
@@ -173,7 +172,7 @@ def cross_check(goal: Board, boards: list[Board], results: list[Solution], args:
         checked += 1
         agree += other.length == first.length
         lengths.append(other.length or 0)
-        check_solution(PuzzleCase(board, goal), first.actions or (), other.length)
+        check_solution(PuzzleCase(board, goal), first.path or (), other.length)
     span = f", lengths {min(lengths)}-{max(lengths)}" if lengths else ""
     print(
         f"cross-check with IDA*/{heuristic.name} (<= {args.cross_nodes:,} expansions): {checked} boards "
@@ -192,9 +191,9 @@ def solve_public_cases(solver: IdaStar, folder: Path) -> None:
         case = parse_homework_case(path.read_text(), str(path))
         solver.solve(case.start)
         found = solver.solve(case.start)
-        check_solution(case, found.actions or ())
-        plain = astar(case, manhattan)
-        check_solution(case, plain.actions or (), found.length)
+        check_solution(case, found.path or ())
+        plain = AStar(manhattan).solve(case.start)
+        check_solution(case, plain.path or (), found.length)
         seed_astar, seed_pdb = STUDENT.get(path.stem, (0, 0))
         print(
             f"{path.stem:<9}{found.length:>5}{found.expanded:>10,}{found.generated:>11,}"

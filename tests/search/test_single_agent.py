@@ -152,3 +152,54 @@ def test_negative_cost_is_refused() -> None:
     graph = Graph({"s": [("x", "g", -1.0)]}, "g")
     with pytest.raises(InvalidProblemError, match="negative cost"):
         astar(graph)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("weight", [1.5, 3.0])
+def test_weighted_astar_stays_within_its_weight_of_the_optimum(seed: int, weight: float) -> None:
+    puzzle = scrambled(3, 3, 80, seed)
+    optimal = astar(puzzle, puzzle.manhattan)
+    weighted = astar(puzzle, puzzle.manhattan, weight=weight)
+    assert_valid(puzzle, weighted)
+    assert optimal.cost <= weighted.cost <= weight * optimal.cost
+    assert weighted.weight == weight and weighted.h0 == puzzle.manhattan(puzzle.start())
+    assert weighted.h0 <= weighted.lower_bound <= optimal.cost == optimal.lower_bound
+
+
+def test_weighted_astar_orders_by_g_plus_weight_times_h_then_lower_h() -> None:
+    # s -> a (h 2) and s -> b (h 1); with weight 2: f(a) = 1 + 4 = 5, f(b) = 3 + 2 = 5: lower h first.
+    graph = Graph(
+        {"s": [("a", "a", 1.0), ("b", "b", 3.0)], "a": [("g", "g", 2.0)], "b": [("g", "g", 1.0)]}, "g"
+    )
+    h = {"s": 0.0, "a": 2.0, "b": 1.0, "g": 0.0}.__getitem__
+    assert astar(graph, h, weight=2.0).path == ("b", "g")
+    assert astar(graph, h).path == ("a", "g")
+    with pytest.raises(InvalidProblemError, match="weight"):
+        astar(graph, h, weight=-1.0)
+
+
+def test_a_stopped_solver_hands_back_its_figures() -> None:
+    puzzle = SlidingPuzzle(2, 3, (2, 1, 3, 4, 5, 0))  # unsolvable: every solver searches on
+    for solver in (bfs, astar, idastar):
+        with pytest.raises(SearchAborted) as stop:
+            solver(puzzle, clock=TimeControl(nodes=10))
+        partial = stop.value.partial
+        assert partial is not None and partial.status == "limit" and partial.reason == "node limit reached"
+        assert partial.expanded == 10 and partial.generated >= 10 and partial.path is None
+    with pytest.raises(SearchAborted) as stop:
+        idastar(scrambled(3, 3, 80, 1), lambda s: 0.0, clock=TimeControl(nodes=500))
+    assert stop.value.partial is not None and stop.value.partial.bound == stop.value.partial.lower_bound >= 3
+    with pytest.raises(SearchAborted) as stop:
+        bfs(puzzle, clock=TimeControl(deadline=0.0, check_every=1))
+    assert stop.value.partial is not None and stop.value.partial.reason == "time limit reached"
+
+
+def test_solutions_say_what_they_found_and_compare_on_the_answer() -> None:
+    solved = Solution(("a",), 1.0, 1, 2, algorithm="mine", seconds=0.5)
+    assert (solved.status, solved.length, solved.lower_bound) == ("solved", 1, 1.0)
+    assert solved == Solution(("a",), 1.0, 1, 2)  # who ran it and how long it took are not the answer
+    exhausted = Solution(None, float("inf"), 5, 9)
+    assert (exhausted.status, exhausted.length, exhausted.found) == ("unsolvable", None, False)
+    assert repr(Solution(None, float("inf"), 5, 9, stopped=True, bound=4)) == (
+        "Solution(path=None, cost=inf, expanded=5, generated=9, stopped=True, bound=4)"
+    )

@@ -22,39 +22,34 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gridarena.core.errors import GridArenaError
-from gridarena.games.slidingpuzzle.bench import (
-    board_by_name,
-    pdb_heuristic,
-    random_instances,
-    run_method,
-    walk_instances,
-)
+from gridarena.games.slidingpuzzle.bench import run_method
 from gridarena.games.slidingpuzzle.formats import (
     check_solution,
     format_solution,
+    moves_to_json,
     parse_case,
     parse_pdb_config,
     parse_solution,
 )
+from gridarena.games.slidingpuzzle.heuristics import make_heuristic, pdb_heuristic
+from gridarena.games.slidingpuzzle.idastar import IdaStar
+from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import (
+    board_by_name,
     build_pdb,
-    default_cache_dir,
-    partition,
+    default_partition,
+    pattern_sets,
     pdb_filename,
     save_pdb,
-    split_set_name,
 )
-from gridarena.games.slidingpuzzle.rules import Board, homework_goal
-from gridarena.games.slidingpuzzle.solvers import IdaStar, Solution, make_heuristic, solve
+from gridarena.games.slidingpuzzle.pdb.partitions import board_key, pdb_folder
+from gridarena.games.slidingpuzzle.rules import Action
+from gridarena.games.slidingpuzzle.solvers import ALGORITHMS, default_algorithm, solution_stats, solve
+from gridarena.search import Solution
 
 HELP = "sliding puzzles: solve cases, build pattern databases, benchmark"
 
 Handler = Callable[[argparse.Namespace], int]
-
-#: The partition ``--algo pdb`` uses when none is given.
-#: The homework's is keyed by the blanks' regions too: 508 MB, built in about 3 minutes within 1 GB
-#: (7-7-1 is often stronger but its build peaks near 2 GB).
-DEFAULT_PARTITIONS = {"4x5-homework": "6-6-3r", "4x4": "6-6-3"}
 
 
 class PuzzleUsageError(GridArenaError, ValueError):
@@ -73,7 +68,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve_cmd.add_argument(
         "file", help="a homework case (.in) or a file with a one-line board; '-' reads stdin"
     )
-    solve_cmd.add_argument("--algo", choices=("bfs", "astar", "idastar", "pdb"), default="pdb")
+    solve_cmd.add_argument(
+        "--algo",
+        choices=(*ALGORITHMS, "pdb"),
+        default="pdb",
+        help="pdb (default): IDA* with pattern databases (weighted A* with --weight); "
+        + "; ".join(f"{name}: {entry.summary}" for name, entry in ALGORITHMS.items()),
+    )
     solve_cmd.add_argument("--pdb", metavar="DIR", help="PDB directory (default: the cache)")
     solve_cmd.add_argument("--partition", help="PDB partition for --algo pdb, e.g. 6-6-3 or 7-8")
     solve_cmd.add_argument(
@@ -142,10 +143,6 @@ def run(args: argparse.Namespace) -> int:
     return handler(args)
 
 
-def _goal_key(goal: Board) -> str:
-    return "4x5-homework" if goal == homework_goal() else f"{goal.rows}x{goal.cols}"
-
-
 def _read(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
@@ -158,30 +155,29 @@ def _read(path: str) -> str:
 def run_solve(args: argparse.Namespace) -> int:
     """Solve one case and print the homework answer."""
     case = parse_case(_read(args.file), args.file, blank_first=args.blank_first)
-    if args.algo == "pdb":
-        name = args.partition or DEFAULT_PARTITIONS.get(_goal_key(case.goal))
+    heuristic, algorithm = None, args.algo
+    if args.algo == "pdb":  # the PDB heuristic, with the algorithm that suits the weight
+        name = args.partition or default_partition(case.goal)
         if name is None:
             raise PuzzleUsageError(
-                f"no default partition for a {_goal_key(case.goal)} board; pass --partition"
+                f"no default partition for a {board_key(case.goal)} board; pass --partition"
             )
         heuristic = pdb_heuristic(case.goal, name, args.pdb, progress=_say)
-        algorithm = "idastar" if args.weight == 1.0 else "astar"
-        found = solve(case, algorithm, heuristic, max_nodes=args.max_nodes, weight=args.weight)
-    else:
-        found = solve(case, args.algo, max_nodes=args.max_nodes, weight=args.weight)
+        algorithm = default_algorithm(args.weight)
+    found = solve(case, algorithm, heuristic, max_nodes=args.max_nodes, weight=args.weight)
     return _report(found, args.json)
 
 
-def _report(found: Solution, as_json: bool) -> int:
+def _report(found: Solution[Action], as_json: bool) -> int:
+    stats = solution_stats(found)
     if as_json:
-        moves = None if found.actions is None else [[a >> 2, a & 3] for a in found.actions]
-        print(json.dumps({"moves": moves, **found.stats()}))
+        moves = None if found.path is None else moves_to_json(found.path)
+        print(json.dumps({"moves": moves, **stats}))
     else:
-        stats = found.stats()
         _say(" ".join(f"{k}={v}" for k, v in stats.items() if v not in ("", None)))
-        if found.actions is not None:
-            sys.stdout.write(format_solution(found.actions))
-    if found.actions is None:
+        if found.path is not None:
+            sys.stdout.write(format_solution(found.path))
+    if found.path is None:
         _say(f"no solution: {found.status}" + (f" ({found.reason})" if found.reason else ""))
         return 1
     return 0
@@ -197,7 +193,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_build(args: argparse.Namespace) -> int:
     """Build the PDB files of a configuration or a named partition."""
-    folder = Path(args.pdb) if args.pdb else default_cache_dir()
+    folder = pdb_folder(args.pdb)
     if args.config:
         if args.board or args.partition:
             raise PuzzleUsageError("give either a configuration file or --board with --partition, not both")
@@ -208,14 +204,9 @@ def run_build(args: argparse.Namespace) -> int:
             raise PuzzleUsageError("pass a configuration file, or --board and --partition")
         goal = board_by_name(args.board, blank_first=args.blank_first)
         jobs = []
-        for part in args.partition.split("/"):
-            sizes, regions = split_set_name(part)
-            if regions and args.storage not in ("auto", "r4"):
-                raise PuzzleUsageError(
-                    f"--partition {part}: region-keyed sets are stored as r4, not {args.storage}"
-                )
-            storage = "r4" if regions else args.storage
-            jobs += [(folder / pdb_filename(goal, p, regions), p, storage) for p in partition(goal, sizes)]
+        for chosen in pattern_sets(goal, args.partition):
+            storage = chosen.storage(args.storage)
+            jobs += [(folder / pdb_filename(goal, p, chosen.regions), p, storage) for p in chosen.patterns]
         jobs = list({job[0]: job for job in jobs}.values())
     built = []
     for path, tiles, storage in jobs:
@@ -255,9 +246,7 @@ def run_bench(args: argparse.Namespace) -> int:
         else random_instances(goal, args.count, seed)
     )
     if args.partition:
-        heuristic = pdb_heuristic(goal, args.partition, args.pdb, mirror=args.mirror or None, progress=_say)
-        if not args.mirror and heuristic.mirror:
-            heuristic = make_heuristic(goal, heuristic.pdbs, mirror=False, groups=heuristic.groups)
+        heuristic = pdb_heuristic(goal, args.partition, args.pdb, mirror=args.mirror, progress=_say)
     else:
         heuristic = make_heuristic(goal)
     summary = run_method(heuristic.name, IdaStar(heuristic), boards, max_nodes=args.max_nodes)

@@ -14,11 +14,12 @@ from gridarena.core.clock import TimeControl
 from gridarena.search.problem import Problem, Solution, steps, tick, walk_back
 
 
-def bfs(problem: Problem[Any], clock: TimeControl | None = None) -> Solution:
+def bfs(problem: Problem[Any], clock: TimeControl | None = None) -> Solution[Any]:
     """A path with the fewest actions from ``problem.start()`` to a goal, with the search counts.
 
     ``cost`` is the summed step cost along that path (optimal only for unit costs). ``clock`` counts
-    one node per expansion; :class:`~gridarena.search.errors.SearchAborted` is raised when it stops.
+    one node per expansion; :class:`~gridarena.search.errors.SearchAborted` is raised when it stops
+    (its ``partial`` holds the counts so far). Without a path, every reachable state was expanded.
 
     >>> class Line:  # states 0..5, a step of +1 or +2, the goal is 5
     ...     def start(self): return 0
@@ -36,7 +37,7 @@ def bfs(problem: Problem[Any], clock: TimeControl | None = None) -> Solution:
     expanded = generated = 0
     while frontier:
         state = frontier.popleft()
-        tick(clock)
+        tick(clock, expanded, generated)
         expanded += 1
         for action, child, cost in steps(problem, state):
             generated += 1

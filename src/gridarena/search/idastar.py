@@ -30,6 +30,8 @@ class _Walk:
     expanded: int = 0
     generated: int = 0
     goal_cost: float = math.inf
+    bound: float = 0.0
+    h0: float = 0.0
 
     def probe(self, state: Hashable, g: float, bound: float) -> float:
         """Search below ``state``; returns -1 when a goal is found, else the smallest ``f`` cut."""
@@ -39,7 +41,7 @@ class _Walk:
         if self.problem.is_goal(state):
             self.goal_cost = g
             return -1.0
-        tick(self.clock)
+        tick(self.clock, self.expanded, self.generated, bound=self.bound, h0=self.h0)
         self.expanded += 1
         smallest = math.inf
         self.on_path.add(state)
@@ -59,28 +61,29 @@ class _Walk:
 
 def idastar(
     problem: Problem[Any], h: Heuristic = zero_heuristic, clock: TimeControl | None = None
-) -> Solution:
+) -> Solution[Any]:
     """A cheapest path from ``problem.start()`` to a goal when ``h`` is admissible, with the counts.
 
     The goal test is made when a state is visited within the bound. ``expanded`` and ``generated``
-    are summed over all iterations; ``clock`` counts one node per expansion.
+    are summed over all iterations; ``clock`` counts one node per expansion. A stopped search has
+    proved the bound of its last iteration: no path is cheaper (``SearchAborted.partial.bound``).
 
     >>> class Line:  # steps of +1 (cost 1) or +3 (cost 2), from 0 to 6
     ...     def start(self): return 0
     ...     def is_goal(self, s): return s == 6
     ...     def successors(self, s): return [(d, s + d, (d + 1) / 2) for d in (1, 3) if s + d <= 6]
     >>> idastar(Line(), lambda s: (6 - s) * 2 / 3)
-    Solution(path=(3, 3), cost=4.0, expanded=2, generated=4)
+    Solution(path=(3, 3), cost=4.0, expanded=2, generated=4, h0=4.0)
     """
     walk = _Walk(problem, h, clock)
     start = problem.start()
-    bound = h(start)
+    walk.bound = walk.h0 = h(start)
     while True:
         walk.actions.clear()
         walk.on_path.clear()
-        t = walk.probe(start, 0.0, bound)
+        t = walk.probe(start, 0.0, walk.bound)
         if t < 0:
-            return Solution(tuple(walk.actions), walk.goal_cost, walk.expanded, walk.generated)
+            return Solution(tuple(walk.actions), walk.goal_cost, walk.expanded, walk.generated, h0=walk.h0)
         if math.isinf(t):
-            return Solution(None, math.inf, walk.expanded, walk.generated)
-        bound = t
+            return Solution(None, math.inf, walk.expanded, walk.generated, h0=walk.h0)
+        walk.bound = t

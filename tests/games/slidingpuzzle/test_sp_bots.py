@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gridarena.bots.base import RandomBot
+from gridarena.core.clock import TimeControl
 from gridarena.core.play import play_game
 from gridarena.games.slidingpuzzle.bots import make_solver_bot
-from gridarena.games.slidingpuzzle.formats import PuzzleCase
+from gridarena.games.slidingpuzzle.heuristics import SolverError, make_heuristic
 from gridarena.games.slidingpuzzle.rules import SlidingPuzzle
-from gridarena.games.slidingpuzzle.solvers import astar, make_heuristic
+from gridarena.games.slidingpuzzle.solvers import AStar
 
 
 def test_the_solver_plays_an_optimal_game() -> None:
@@ -17,7 +20,7 @@ def test_the_solver_plays_an_optimal_game() -> None:
     heuristic = make_heuristic(game.goal)
     for seed in range(3):
         start = game.new_initial_state(seed=seed)
-        optimum = astar(PuzzleCase(start.board, game.goal), heuristic).length
+        optimum = AStar(heuristic).solve(start.board).length
         assert optimum is not None
         for algorithm in ("idastar", "astar"):
             record = play_game(game, [make_solver_bot(game, algorithm=algorithm)], seed=seed)
@@ -30,3 +33,14 @@ def test_random_play_ends_at_the_cap_below_every_solver(tmp_path: Path) -> None:
     assert record.outcome.returns[0] <= -1.0
     solver = play_game(game, [make_solver_bot(game, partition="4-4", pdb_dir=str(tmp_path))], seed=2)
     assert solver.outcome.returns[0] > record.outcome.returns[0]
+
+
+def test_the_solver_checks_solvability_before_it_searches() -> None:
+    game = SlidingPuzzle(rows=2, cols=3, start=(2, 1, 3, 4, 5, 0))  # one swap from the goal: odd
+    for algorithm in ("bfs", "astar", "idastar"):
+        bot = make_solver_bot(game, algorithm=algorithm)
+        decision = bot.act(game.new_initial_state(), TimeControl())
+        assert decision.action in game.new_initial_state().legal_actions()
+        assert bot.last is not None and (bot.last.status, bot.last.expanded) == ("unsolvable", 0)
+    with pytest.raises(SolverError, match="unknown algorithm"):
+        make_solver_bot(game, algorithm="dfs")

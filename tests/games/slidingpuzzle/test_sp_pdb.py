@@ -12,27 +12,29 @@ from hypothesis import strategies as st
 from sp_oracles import distances
 
 from gridarena.games.slidingpuzzle.pdb import (
-    Geometry,
     PdbError,
     PdbFileError,
+    board_by_name,
     build_pdb,
     build_set,
-    build_values,
-    build_values_ref,
     default_cache_dir,
-    exact_costs_ref,
     load_pdb,
     load_set,
-    pack_nibbles,
     partition,
+    pattern_sets,
+    save_pdb,
+)
+from gridarena.games.slidingpuzzle.pdb.build import build_values, build_values_ref, exact_costs_ref
+from gridarena.games.slidingpuzzle.pdb.indexing import (
+    Geometry,
     placement_weights,
     popcount,
     rank_placement,
     rank_placement_ref,
-    save_pdb,
-    split_set_name,
     unrank_placement,
 )
+from gridarena.games.slidingpuzzle.pdb.partitions import board_key, default_partition, split_set_name
+from gridarena.games.slidingpuzzle.pdb.table import pack_nibbles
 from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, movable_neighbours
 
 
@@ -299,3 +301,22 @@ def test_region_keyed_files_round_trip_and_are_named_apart(tmp_path: Path) -> No
     loaded = load_set(goal, [(1, 2, 6)], tmp_path, regions=True)[0]
     assert loaded.regions and np.array_equal(loaded.table, build_pdb(goal, (1, 2, 6), "r4").table)
     assert split_set_name("6-6-3r") == ("6-6-3", True)
+
+
+def test_board_names() -> None:
+    assert board_by_name("homework") == homework_goal()
+    assert board_by_name("4x4", blank_first=True).cells[0] == 0
+    with pytest.raises(PdbError, match="neither"):
+        board_by_name("big")
+
+
+def test_default_partitions_and_pattern_sets() -> None:
+    assert (board_key(homework_goal()), default_partition(homework_goal())) == ("4x5-homework", "6-6-3r")
+    assert default_partition(board_by_name("4x4", blank_first=True)) == "6-6-3"
+    assert default_partition(goal_board(3, 3)) is None
+    first, second = pattern_sets(homework_goal(), "7-7-1/6-6-3r")
+    assert (first.regions, second.regions) == (False, True)
+    assert second.patterns == partition(homework_goal(), "6-6-3")
+    assert (first.storage("u8"), second.storage(), second.storage("r4")) == ("u8", "r4", "r4")
+    with pytest.raises(PdbError, match="region-keyed sets are stored as r4, not u8"):
+        second.storage("u8")

@@ -24,7 +24,6 @@ from gridarena.games.slidingpuzzle.rules import (
     action_to_text,
     apply_slide,
     cell_distances,
-    check_solvable,
     goal_board,
     homework_goal,
     legal_slides,
@@ -34,6 +33,7 @@ from gridarena.games.slidingpuzzle.rules import (
     slide,
     walk_distance,
 )
+from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 
 def reachable(start: Board) -> set[Board]:

@@ -1,37 +1,33 @@
-"""Solvers: the kernel's heuristic against its readable twin, optimality against BFS, the public cases."""
+"""Solvers: optimality against BFS, stopped searches, weighted A*, the algorithm table, the public cases."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import get_args
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from sp_oracles import distances
+from sp_oracles import distances, small_heuristics
 
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
     check_solution,
     format_solution,
     parse_homework_case,
+    parse_line,
     parse_solution,
 )
+from gridarena.games.slidingpuzzle.heuristics import SolverError, make_heuristic
+from gridarena.games.slidingpuzzle.idastar import IdaStar
 from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
-from gridarena.games.slidingpuzzle.rules import (
-    Board,
-    goal_board,
-    homework_goal,
-    random_walk,
-)
+from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, random_walk
 from gridarena.games.slidingpuzzle.solvers import (
-    Heuristic,
-    IdaStar,
-    SolverError,
-    astar,
-    bfs,
-    make_heuristic,
-    mirror_maps,
+    ALGORITHMS,
+    AlgorithmName,
+    AStar,
+    BreadthFirst,
+    make_solver,
+    solution_stats,
     solve,
 )
 
@@ -54,41 +50,8 @@ OPTIMAL = {
 }
 
 
-def heuristics() -> list[Heuristic]:
-    """One of each kind, on boards small enough to check against breadth-first search."""
-    g33, g_walls = goal_board(3, 3), goal_board(3, 3, blanks=2, walls=(4,))
-    g24 = goal_board(2, 4, blank_first=True)
-    return [
-        make_heuristic(g33, linear_conflict=False),
-        make_heuristic(g33),
-        make_heuristic(g33, [build_pdb(g33, p) for p in ((1, 2, 4, 5), (3, 6, 7, 8))]),
-        make_heuristic(g33, [build_pdb(g33, p) for p in ((1, 2, 3), (4, 5, 6, 7, 8))], mirror=True),
-        make_heuristic(g_walls, [build_pdb(g_walls, p) for p in ((1, 2, 3), (4, 6, 7))]),
-        make_heuristic(goal_board(2, 4, blanks=2)),
-        make_heuristic(g24, [build_pdb(g24, p) for p in partition(g24, "3-4")], linear_conflict=True),
-        # Two disjoint sets, h the larger sum: both covering every tile (mirrored too), or one partly.
-        make_heuristic(
-            g33,
-            [build_pdb(g33, p) for p in ((1, 2, 4, 5), (3, 6, 7, 8), (1, 2, 3), (4, 5, 6, 7, 8))],
-            groups=(0, 0, 1, 1),
-            mirror=True,
-        ),
-        make_heuristic(
-            g_walls, [build_pdb(g_walls, p) for p in ((1, 2, 3), (4, 6, 7), (2, 6))], groups=(0, 0, 1)
-        ),
-    ]
-
-
-HEURISTICS = heuristics()
+HEURISTICS = small_heuristics()
 KERNELS = [IdaStar(h) for h in HEURISTICS]
-
-
-@settings(deadline=None, max_examples=60)
-@given(st.integers(0, len(HEURISTICS) - 1), st.integers(0, 2**32), st.integers(0, 80))
-def test_kernel_heuristic_equals_the_readable_twin(which: int, seed: int, steps: int) -> None:
-    heuristic = HEURISTICS[which]
-    board = random_walk(heuristic.goal, steps, random.Random(seed))
-    assert KERNELS[which].h0(board) == heuristic.estimate(board)
 
 
 @pytest.mark.parametrize("which", range(len(HEURISTICS)), ids=[h.name for h in HEURISTICS])
@@ -104,9 +67,9 @@ def test_idastar_and_astar_are_optimal_on_random_small_puzzles(which: int) -> No
             IdaStar(heuristic, transpositions=6).solve(board),
             IdaStar(heuristic, transpositions=0).solve(board),
         )
-        for found in (kernel.solve(board), astar(case, heuristic), *others):
+        for found in (kernel.solve(board), AStar(heuristic).solve(board), *others):
             assert found.length == optimal[board], (board, found.algorithm)
-            check_solution(case, found.actions or (), optimal[board])
+            check_solution(case, found.path or (), optimal[board])
             assert found.h0 <= optimal[board]
 
 
@@ -135,10 +98,10 @@ def test_weighted_astar_stays_within_its_weight_of_the_optimum(which: int) -> No
         board = random_walk(heuristic.goal, rng.randrange(20, 200), rng)
         case = PuzzleCase(board, heuristic.goal)
         for weight in (1.5, 3.0):
-            found = astar(case, heuristic, weight=weight)
+            found = AStar(heuristic, weight).solve(board)
             assert found.status == "solved" and found.weight == weight
             assert optimal[board] <= (found.length or 0) <= weight * optimal[board], (board, weight)
-            check_solution(case, found.actions or ())
+            check_solution(case, found.path or ())
             assert found.h0 <= found.lower_bound <= optimal[board]
 
 
@@ -146,10 +109,7 @@ def test_weights_trade_length_for_nodes_and_are_checked() -> None:
     goal = goal_board(3, 3)
     heuristic = make_heuristic(goal, linear_conflict=False)
     board = max(distances(goal).items(), key=lambda item: item[1])[0]  # a hardest board (31 slides)
-    plain, weighted = (
-        astar(PuzzleCase(board, goal), heuristic),
-        astar(PuzzleCase(board, goal), heuristic, weight=3.0),
-    )
+    plain, weighted = AStar(heuristic).solve(board), AStar(heuristic, 3.0).solve(board)
     assert weighted.expanded < plain.expanded / 4 and (weighted.length or 0) > (plain.length or 0)
     case = PuzzleCase(random_walk(goal, 30, random.Random(3)), goal)
     with pytest.raises(SolverError, match="between 1 and 64"):
@@ -170,36 +130,18 @@ def test_bfs_is_optimal_on_short_walks() -> None:
     rng = random.Random(1)
     for _ in range(10):
         board = random_walk(goal, rng.randrange(1, 40), rng)
-        assert bfs(PuzzleCase(board, goal)).length == distances(goal)[board]
-
-
-def test_mirror_needs_a_symmetric_goal_and_full_cover() -> None:
-    assert mirror_maps(homework_goal()) is None
-    g = goal_board(3, 3)
-    with pytest.raises(SolverError, match="mirrored lookups"):
-        make_heuristic(g, [build_pdb(g, (1, 2))], mirror=True)
-    mirrored = HEURISTICS[3].mirrored(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
-    assert mirrored.cells == (4, 2, 3, 1, 5, 6, 7, 8, 0)  # tiles 1 and 2 swapped become 1 and 4
-
-
-def test_disjointness_and_goal_are_checked() -> None:
-    g = goal_board(3, 3)
-    with pytest.raises(SolverError, match="overlaps"):
-        make_heuristic(g, [build_pdb(g, (1, 2)), build_pdb(g, (2, 3))])
-    with pytest.raises(SolverError, match="another goal"):
-        make_heuristic(g, [build_pdb(goal_board(3, 3, blank_first=True), (1, 2))])
-    with pytest.raises(SolverError, match="linear conflicts"):
-        make_heuristic(homework_goal(), linear_conflict=True)
+        assert BreadthFirst(make_heuristic(goal)).solve(board).length == distances(goal)[board]
 
 
 def test_unsolvable_and_limited_searches_say_so() -> None:
     case = PuzzleCase(Board(2, 3, (2, 1, 3, 4, 5, 0)), goal_board(2, 3))
     assert solve(case).status == "unsolvable"
-    assert bfs(case).status == "unsolvable"  # exhausting the space proves it too
-    assert "every reachable board" in bfs(case).reason
+    exhausted = BreadthFirst(make_heuristic(case.goal)).solve(case.start)
+    assert exhausted.status == "unsolvable"  # exhausting the space proves it too
+    assert "every reachable board" in exhausted.reason
     hard = PuzzleCase(random_walk(goal_board(3, 3), 200, random.Random(5)), goal_board(3, 3))
     limited = solve(hard, "idastar", max_nodes=10)
-    assert limited.status == "limit" and limited.actions is None
+    assert limited.status == "limit" and limited.path is None
     with pytest.raises(SolverError, match="unknown algorithm"):
         solve(hard, "dfs")
 
@@ -207,7 +149,7 @@ def test_unsolvable_and_limited_searches_say_so() -> None:
 def test_a_solved_board_needs_no_slides() -> None:
     goal = homework_goal()
     for algorithm in ("bfs", "astar", "idastar"):
-        assert solve(PuzzleCase(goal, goal), algorithm).actions == ()
+        assert solve(PuzzleCase(goal, goal), algorithm).path == ()
 
 
 @pytest.fixture(scope="module")
@@ -225,43 +167,43 @@ def test_every_public_case_is_solved_optimally_and_replays(homework_cases: dict[
         for solver in solvers:
             found = solver.solve(case.start)
             # The printed answer is what is checked: format, parse back, replay.
-            replayed = parse_solution(format_solution(found.actions or ()))
+            replayed = parse_solution(format_solution(found.path or ()))
             assert check_solution(case, replayed, OPTIMAL[name]) == OPTIMAL[name], name
 
 
 def test_astar_and_bfs_agree_on_the_easy_public_cases(homework_cases: dict[str, PuzzleCase]) -> None:
     heuristic = make_heuristic(homework_goal())
     for name, case in homework_cases.items():
-        found = astar(case, heuristic)
+        found = AStar(heuristic).solve(case.start)
         assert found.length == OPTIMAL[name]
         if name.startswith("case1"):
-            assert bfs(case).length == OPTIMAL[name]
-            assert found.expanded <= bfs(case).expanded
+            breadth_first = BreadthFirst(heuristic).solve(case.start)
+            assert breadth_first.length == OPTIMAL[name]
+            assert found.expanded <= breadth_first.expanded
 
 
-def test_grouped_heuristics_take_the_larger_set_and_say_so() -> None:
-    grouped, first, second = HEURISTICS[-2], HEURISTICS[2], HEURISTICS[3]
-    assert grouped.name == "pdb(4-4/3-5)+mirror"
-    rng = random.Random(3)
-    for _ in range(30):
-        board = random_walk(grouped.goal, 60, rng)
-        assert grouped.estimate(board) == max(first.estimate(board), second.estimate(board))
-    with pytest.raises(SolverError, match="overlaps another"):
-        make_heuristic(grouped.goal, list(grouped.pdbs), groups=(0, 0, 0, 1))
-    with pytest.raises(SolverError, match="3 group numbers for 4 databases"):
-        make_heuristic(grouped.goal, list(grouped.pdbs), groups=(0, 0, 1))
+def test_the_algorithm_table_lists_every_algorithm_once() -> None:
+    assert set(ALGORITHMS) == set(get_args(AlgorithmName))
+    heuristic = make_heuristic(goal_board(3, 3))
+    for name in ALGORITHMS:
+        assert make_solver(name, heuristic).name.split("/")[0] == name
+    assert [name for name, entry in ALGORITHMS.items() if entry.weighted] == ["astar"]
 
 
-def test_region_keyed_tables_give_optimal_solutions_and_a_bound_at_least_as_high() -> None:
-    goal = goal_board(3, 3, blanks=2)
-    regional = make_heuristic(goal, [build_pdb(goal, (1, 2, 3), "r4"), build_pdb(goal, (4, 5, 6, 7), "r4")])
-    plain = make_heuristic(goal, [build_pdb(goal, (1, 2, 3)), build_pdb(goal, (4, 5, 6, 7))])
-    solver, truth = IdaStar(regional), distances(goal)
-    higher = 0
-    for board in random.Random(5).sample(sorted(truth, key=lambda b: b.cells), 150):
-        assert solver.h0(board) == regional.estimate(board) >= plain.estimate(board)
-        higher += regional.estimate(board) > plain.estimate(board)
-        assert solver.solve(board).length == truth[board]
-    assert higher > 0
-    with pytest.raises(SolverError, match="region-keyed"):
-        make_heuristic(goal, regional.pdbs, mirror=True)
+def test_solve_refuses_a_provably_unsolvable_case_before_searching() -> None:
+    case = parse_line("2 1 3 4 5 6 7 8 0")
+    for name in ALGORITHMS:
+        found = solve(case, name)
+        assert (found.status, found.expanded, found.generated) == ("unsolvable", 0, 0)
+        assert "parity" in found.reason
+
+
+def test_a_weight_picks_astar_by_default_and_the_stats_count_whole_slides() -> None:
+    case = PuzzleCase(random_walk(goal_board(3, 3), 60, random.Random(8)), goal_board(3, 3))
+    weighted = solve(case, weight=1.5)
+    assert weighted.algorithm == "astar/manhattan+lc/w=1.5"
+    stats = solution_stats(weighted)
+    assert stats["weight"] == 1.5 and isinstance(stats["lower_bound"], int) and isinstance(stats["h0"], int)
+    assert stats["lower_bound"] <= distances(case.goal)[case.start] <= (weighted.length or 0)
+    stopped = solve(case, "astar", max_nodes=3, weight=2.0)
+    assert (stopped.status, stopped.reason, stopped.weight) == ("limit", "node limit reached", 2.0)

@@ -25,6 +25,8 @@ from gridarena.games.slidingpuzzle.rules import (
     Board,
     BoardError,
     IllegalSlideError,
+    action_cell,
+    action_direction,
     action_of,
     action_to_text,
     goal_board,
@@ -127,6 +129,15 @@ def format_solution(actions: Sequence[Action]) -> str:
     '2\\n18 3\\n4 2\\n'
     """
     return "".join(f"{line}\n" for line in [str(len(actions)), *map(action_to_text, actions)])
+
+
+def moves_to_json(actions: Sequence[Action]) -> list[list[int]]:
+    """The slides as JSON-ready ``[cell, direction]`` pairs (the CLI's ``--json`` answer).
+
+    >>> moves_to_json([action_of(18, 3), action_of(4, 2)])
+    [[18, 3], [4, 2]]
+    """
+    return [[action_cell(a), action_direction(a)] for a in actions]
 
 
 def parse_solution(text: str, path: str = "<answer>") -> list[Action]:

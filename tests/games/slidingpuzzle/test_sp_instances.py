@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
-from gridarena.games.slidingpuzzle.bench import board_by_name, random_instances, walk_instances
-from gridarena.games.slidingpuzzle.pdb import PdbError
-from gridarena.games.slidingpuzzle.rules import check_solvable, homework_goal
+from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
+from gridarena.games.slidingpuzzle.pdb import board_by_name
+from gridarena.games.slidingpuzzle.rules import homework_goal
+from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 
 def test_random_instances_are_solvable_seeded_and_varied() -> None:
@@ -20,10 +19,3 @@ def test_random_instances_are_solvable_seeded_and_varied() -> None:
 def test_walk_instances_use_consecutive_seeds() -> None:
     goal = homework_goal()
     assert walk_instances(goal, 3, 50, seed=10)[1] == walk_instances(goal, 1, 50, seed=11)[0]
-
-
-def test_board_names() -> None:
-    assert board_by_name("homework") == homework_goal()
-    assert board_by_name("4x4", blank_first=True).cells[0] == 0
-    with pytest.raises(PdbError, match="neither"):
-        board_by_name("big")

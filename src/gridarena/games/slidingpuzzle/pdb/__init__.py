@@ -1,0 +1,44 @@
+"""Additive pattern databases: a numba builder, an on-disk format, memory-mapped loading, named partitions.
+
+A PDB for pattern P stores, for every placement of P's tiles on the movable cells, the least number
+of slides *of P's tiles* that bring them home, when every other tile is indistinguishable and moves
+for free. Each slide moves one tile, so the values of disjoint patterns add up admissibly. The stored
+value is the minimum over the blank arrangements (Korf and Felner's style), or, in a region-keyed
+table (storage ``r4``), also the excess of each arrangement of the blanks' regions.
+
+``indexing.py`` (cells as bits, placement ranks, blank slots), ``build.py`` (the builder and its
+oracle), ``table.py`` (:class:`PatternDatabase`), ``fileformat.py`` (the checked file format) and
+``partitions.py`` (named boards and partitions, file names, the cache, sets). The names most callers
+need are importable from this package.
+"""
+
+from gridarena.games.slidingpuzzle.pdb.build import build_pdb
+from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
+from gridarena.games.slidingpuzzle.pdb.partitions import (
+    board_by_name,
+    build_set,
+    default_cache_dir,
+    default_partition,
+    load_set,
+    partition,
+    pattern_sets,
+    pdb_filename,
+)
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+
+__all__ = [
+    "PatternDatabase",
+    "PdbError",
+    "PdbFileError",
+    "board_by_name",
+    "build_pdb",
+    "build_set",
+    "default_cache_dir",
+    "default_partition",
+    "load_pdb",
+    "load_set",
+    "partition",
+    "pattern_sets",
+    "pdb_filename",
+    "save_pdb",
+]

@@ -1,0 +1,342 @@
+"""The numba PDB builder: one breadth-first search backwards from the goal, and its readable oracle.
+
+Because the tiles outside the pattern move for free, a blank can go anywhere in its region (the
+connected set of cells not holding the pattern's tiles), so a search state keeps only how many blanks
+each region holds, with the blanks put on the region's smallest cells: the zero-cost moves disappear
+and the 0-1 search becomes a plain breadth-first search over these canonical states. States are
+integers ``placement_rank * C(M - k, b) + blank_slot``, each with a 2-bit code of a frontier search,
+so no Python object exists per state. Up to two blanks, on boards of up to 62 cells.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from math import comb, perm
+from typing import Any, Final
+
+import numpy as np
+from numba import njit
+
+from gridarena.games.slidingpuzzle.formats import pattern_problem
+from gridarena.games.slidingpuzzle.pdb.indexing import (
+    BoardMasks,
+    Geometry,
+    bit_count,
+    blank_slot,
+    flood,
+    free_regions,
+    low_bit_index,
+    placement_weights,
+    rank_placement,
+)
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError, pack_nibbles
+from gridarena.games.slidingpuzzle.rules import Board, movable_neighbours
+
+UNSET: Final = 255
+"""The value byte of a placement the search has not reached (yet, or ever)."""
+MAX_BLANKS: Final = 2
+
+# ---------------------------------------------------------------------------------------------
+# The builder kernel. Cells are bits of an int64 in board coordinates (row * cols + col), so a region
+# is a few shift-and-mask rounds and a rank digit one popcount. The search is a frontier search over
+# two bits per state (0 unseen or old, 1 previous layer, 2 current, 3 next): moves are reversible, so a
+# successor of the current layer that is new lies in none of the three layers. Layers are scanned in
+# state order (no queue, and successors of nearby states land on nearby words). Together about ten times
+# faster than per-cell loops over a queue, in two bits per state instead of a bit set plus 8-byte queues.
+
+PREV: Final = 1
+CUR: Final = 2
+NEXT: Final = 3
+
+
+@njit(cache=True, inline="always")
+def _select(x: int, d: int) -> int:
+    """The bit (as a mask) of the ``d``-th lowest set bit of ``x``."""
+    for _ in range(d):
+        x &= x - 1
+    return x & -x
+
+
+@njit(cache=True)
+def _expand_words(
+    words: np.ndarray,
+    codes: np.ndarray,
+    w_start: int,
+    w_end: int,
+    values: np.ndarray,
+    depth: int,
+    k: int,
+    nb: int,
+    n_slot: int,
+    weights: np.ndarray,
+    midx: np.ndarray,
+    near: np.ndarray,
+    movable: int,
+    cols: int,
+    not_first: int,
+    not_last: int,
+    deltas: np.ndarray,
+) -> int:
+    """Expand the current layer's states in ``words[w_start:w_end]`` (int64 view of ``codes``); the new count.
+
+    A state is ``placement_rank * n_slot + slot``, its code bits ``2 * (state & 31)`` of word
+    ``state >> 5``; new states get code NEXT, and placements not yet valued get ``depth + 1``
+    (breadth-first, so that is their least cost).
+    """
+    cells = np.empty(k, dtype=np.int64)
+    parts2 = np.empty(64, dtype=np.int64)
+    found = 0
+    for w in range(w_start, w_end):
+        word = words[w]
+        # One bit per state whose code is CUR (binary 10): high bit of the pair set, low bit clear.
+        word = (word >> 1) & ~word & 0x5555555555555555
+        while word:
+            low = word & -word
+            word ^= low
+            state = w * 32 + (low_bit_index(low) >> 1)
+            prank = state // n_slot
+            slot = state - prank * n_slot
+            used = 0
+            rest = prank
+            for i in range(k):
+                digit = rest // weights[i]
+                rest -= digit * weights[i]
+                bit = _select(movable & ~used, digit)
+                used |= bit
+                cells[i] = bit
+            free = movable & ~used
+            if nb == 1:
+                r1 = flood(free, _select(free, slot), cols, not_first, not_last)
+                r2 = r1
+            else:
+                fy = 1
+                while (fy + 1) * fy // 2 <= slot:
+                    fy += 1
+                b2 = _select(free, fy)
+                r1 = flood(free, _select(free, slot - fy * (fy - 1) // 2), cols, not_first, not_last)
+                r2 = r1 if r1 & b2 else flood(free, b2, cols, not_first, not_last)
+            open_cells = r1 | r2
+            for i in range(k):
+                c = cells[i]
+                targets = near[low_bit_index(c)] & open_cells
+                while targets:
+                    t = targets & -targets
+                    targets ^= t
+                    free2 = free ^ t ^ c
+                    # The placement with tile i on t: digits count earlier tiles on smaller cells.
+                    new_rank = 0
+                    before = 0
+                    for j in range(k):
+                        cj = t if j == i else cells[j]
+                        new_rank += (midx[low_bit_index(cj)] - bit_count(before & (cj - 1))) * weights[j]
+                        before |= cj
+                    base = new_rank * n_slot
+                    rc = flood(free2, c, cols, not_first, not_last)
+                    if nb == 1:
+                        found += _visit(
+                            base + blank_slot(free2, rc, rc, 1), new_rank, codes, values, depth, deltas
+                        )
+                        continue
+                    n2 = free_regions(free2, cols, not_first, not_last, parts2)
+                    region = r1 if t & r1 else r2
+                    if r1 != r2:
+                        # One blank moved to c; the other stays in its region, which c may have joined.
+                        other = r2 if region == r1 else r1
+                        y = rc if other & rc else other
+                        found += _visit(
+                            base + blank_slot(free2, rc, y, 2), new_rank, codes, values, depth, deltas
+                        )
+                        continue
+                    # Both blanks were in the region: the second may be in any part of region - t.
+                    left = region & ~t
+                    for r in range(n2):
+                        if parts2[r] & left:
+                            found += _visit(
+                                base + blank_slot(free2, rc, parts2[r], 2),
+                                new_rank,
+                                codes,
+                                values,
+                                depth,
+                                deltas,
+                            )
+    return found
+
+
+@njit(cache=True, inline="always")
+def _visit(
+    state: int, prank: int, codes: np.ndarray, values: np.ndarray, depth: int, deltas: np.ndarray
+) -> int:
+    """Put ``state`` in the next layer if it is in none of the three; 1 if it was new, else 0.
+
+    ``values`` gets the least cost per placement. A region-keyed build also fills ``deltas`` (a nibble
+    per state, non-empty): the state's own cost minus its placement's least cost, capped at 14 (which
+    keeps the sum a lower bound); 15 marks states never reached.
+    """
+    byte = state >> 2
+    shift = 2 * (state & 3)
+    if (codes[byte] >> shift) & 3:
+        return 0
+    codes[byte] |= np.uint8(NEXT << shift)
+    if values[prank] == UNSET:
+        values[prank] = depth + 1
+    if deltas.shape[0]:
+        nibble = 4 * (state & 1)
+        delta = min(depth + 1 - values[prank], 14)
+        deltas[state >> 1] = (deltas[state >> 1] & ~np.uint8(15 << nibble)) | np.uint8(delta << nibble)
+    return 1
+
+
+CHUNK_WORDS: Final = 1 << 22
+
+#: Each code byte with its four states moved on one layer: previous -> old, current -> previous, next -> current.
+_SHIFT_CODES: Final = np.array(
+    [sum(((0, 0, PREV, CUR)[(byte >> (2 * i)) & 3]) << (2 * i) for i in range(4)) for byte in range(256)],
+    dtype=np.uint8,
+)
+
+
+@njit(cache=True)
+def _next_layer(codes: np.ndarray, table: np.ndarray) -> None:
+    """Rewrite every code byte through ``table`` in place (no temporary the size of the array)."""
+    for i in range(codes.shape[0]):
+        codes[i] = table[codes[i]]
+
+
+def build_values(
+    goal: Board,
+    pattern: Sequence[int],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    deltas: np.ndarray | None = None,
+) -> tuple[np.ndarray, int]:
+    """The byte table of ``pattern`` (255 where a placement is unreachable) and the states searched.
+
+    ``progress(depth, states so far)`` is called after each breadth-first layer. ``deltas``, if given
+    (``ceil(states / 2)`` bytes of 0xFF), receives each state's cost above its placement's least cost
+    (see :func:`_visit`): a state is ``placement_rank * C(M - k, blanks) + slot``.
+    """
+    problem = pattern_problem(goal, pattern)
+    if problem:
+        raise PdbError(problem)
+    blanks = len(goal.blanks)
+    if blanks > MAX_BLANKS:
+        raise PdbError(f"the PDB builder handles at most {MAX_BLANKS} blanks; the goal has {blanks}")
+    if len(goal.cells) > 62:
+        raise PdbError(f"the PDB builder handles boards of at most 62 cells; this one has {len(goal.cells)}")
+    geo, masks = Geometry.of(goal), BoardMasks.of(goal)
+    m, k = geo.size, len(pattern)
+    home = goal.positions()
+    start_pos = np.array([geo.index[home[t]] for t in pattern], dtype=np.int64)
+    weights = placement_weights(m, k)
+    n_slot = comb(m - k, blanks)
+    values = np.full(perm(m, k), UNSET, dtype=np.uint8)
+    n_words = (perm(m, k) * n_slot + 31) // 32
+    if deltas is None:
+        deltas = np.zeros(0, dtype=np.uint8)
+    elif deltas.shape[0] != (perm(m, k) * n_slot + 1) // 2:
+        raise PdbError(f"deltas must hold {(perm(m, k) * n_slot + 1) // 2} bytes, not {deltas.shape[0]}")
+    codes = np.zeros(8 * n_words, dtype=np.uint8)
+    words = codes.view(np.int64)
+    prank = rank_placement(start_pos, k, weights)
+    start = prank * n_slot + masks.slot([home[t] for t in pattern], goal.blanks)
+    codes[start >> 2] = CUR << (2 * (start & 3))
+    values[prank] = 0
+    if deltas.shape[0]:
+        deltas[start >> 1] &= ~np.uint8(15 << (4 * (start & 1)))
+    total, depth, found = 1, 0, 1
+    while found:
+        found = 0
+        for w in range(0, n_words, CHUNK_WORDS):
+            found += _expand_words(
+                words, codes, w, min(n_words, w + CHUNK_WORDS), values, depth, k, blanks, n_slot, weights,
+                masks.midx, masks.near, masks.movable, masks.cols, masks.not_first, masks.not_last,
+                deltas,
+            )  # fmt: skip
+        _next_layer(codes, _SHIFT_CODES)
+        total += found
+        depth += 1
+        if progress is not None and found:
+            progress(depth, total)
+    return values, total
+
+
+def exact_costs_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[tuple[int, ...], frozenset[int]], int]:
+    """Readable oracle: 0-1 BFS over (pattern cells, blank set) with exact blank positions.
+
+    Keys are the pattern tiles' board cells in pattern order and the blank cells; only for tiny boards.
+    """
+    adjacent = movable_neighbours(goal)
+    home = goal.positions()
+    start = (tuple(home[t] for t in pattern), frozenset(goal.blanks))
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        cells, blanks = state
+        d = dist[state]
+        for blank in blanks:
+            for source in adjacent[blank]:
+                if source in blanks:
+                    continue
+                moved = cells.index(source) if source in cells else -1
+                new_cells = cells if moved < 0 else (*cells[:moved], blank, *cells[moved + 1 :])
+                nxt = (new_cells, (blanks - {blank}) | {source})
+                cost = 0 if moved < 0 else 1
+                if nxt not in dist or dist[nxt] > d + cost:
+                    dist[nxt] = d + cost
+                    queue.appendleft(nxt) if cost == 0 else queue.append(nxt)
+    return dist
+
+
+def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...], int]:
+    """Readable oracle of :func:`build_values`: the least exact cost per placement of the pattern."""
+    best: dict[tuple[int, ...], int] = {}
+    for (cells, _), d in exact_costs_ref(goal, pattern).items():
+        best[cells] = min(best.get(cells, d), d)
+    return best
+
+
+def build_pdb(
+    goal: Board,
+    pattern: Sequence[int],
+    storage: str = "auto",
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> PatternDatabase:
+    """Build the table of ``pattern`` in memory; ``auto`` storage packs 4 bits when values fit.
+
+    ``progress(depth, states so far)`` is called after each breadth-first layer.
+
+    >>> from gridarena.games.slidingpuzzle.rules import goal_board
+    >>> build_pdb(goal_board(2, 3), (4, 5)).storage
+    'u4'
+    """
+    started = time.perf_counter()
+    if storage not in ("u4", "u8", "r4", "auto"):
+        raise PdbError(f"storage must be 'u4', 'u8', 'r4' or 'auto', not {storage!r}")
+    deltas = None
+    if storage == "r4":
+        size = len(goal.cells) - len(goal.walls)
+        states = perm(size, len(pattern)) * comb(size - len(pattern), len(goal.blanks))
+        deltas = np.full((states + 1) // 2, 255, dtype=np.uint8)
+    values, states = build_values(goal, pattern, progress=progress, deltas=deltas)
+    unreachable = int(np.count_nonzero(values == UNSET))
+    top = int(values.max()) if not unreachable else int(values[values != UNSET].max())
+    if storage == "auto":
+        storage = "u4" if top < 15 and not unreachable else "u8"
+    if storage == "u4" and (top >= 15 or unreachable):
+        raise PdbError(f"values up to {top} (or unreachable placements) do not fit 4 bits; use 'u8'")
+    if deltas is not None:
+        table = np.concatenate([values, deltas])
+        del deltas
+    else:
+        table = pack_nibbles(values) if storage == "u4" else values
+    header: dict[str, Any] = {
+        "max_value": top,
+        "states": states,
+        "unreachable": unreachable,
+        "build_seconds": round(time.perf_counter() - started, 3),
+    }
+    return PatternDatabase(goal, tuple(pattern), storage, table, None, header)

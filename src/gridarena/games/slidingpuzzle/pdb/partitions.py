@@ -1,0 +1,234 @@
+"""Named boards and partitions, PDB file names, the cache, and the sets of tables a partition names."""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from gridarena.games.slidingpuzzle.pdb.build import build_pdb
+from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal
+
+#: The partition a solver uses when none is named, by :func:`board_key`. The homework's is keyed by the
+#: blanks' regions too: 508 MB, built in about 3 minutes within 1 GB (7-7-1 is often stronger but its
+#: build peaks near 2 GB).
+DEFAULT_PARTITIONS: Final = {"4x5-homework": "6-6-3r", "4x4": "6-6-3"}
+
+
+def board_by_name(name: str, *, blank_first: bool = False) -> Board:
+    """The goal named ``homework`` or ``RxC`` (a classic one-blank board).
+
+    >>> board_by_name("3x3").cells
+    (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    """
+    if name == "homework":
+        return homework_goal()
+    rows, sep, cols = name.lower().partition("x")
+    if not sep or not rows.isdigit() or not cols.isdigit():
+        raise PdbError(f"board {name!r} is neither 'homework' nor RxC such as '4x4'")
+    return goal_board(int(rows), int(cols), blank_first=blank_first)
+
+
+def board_key(goal: Board) -> str:
+    """The key of ``goal`` in :data:`DEFAULT_PARTITIONS`: ``4x5-homework`` for the homework goal, else ``RxC``.
+
+    >>> board_key(homework_goal()), board_key(goal_board(4, 4, blank_first=True))
+    ('4x5-homework', '4x4')
+    """
+    return "4x5-homework" if goal == homework_goal() else f"{goal.rows}x{goal.cols}"
+
+
+def default_partition(goal: Board) -> str | None:
+    """The partition used for ``goal`` when none is named, or None if the board has no default.
+
+    >>> default_partition(homework_goal()), default_partition(goal_board(3, 3))
+    ('6-6-3r', None)
+    """
+    return DEFAULT_PARTITIONS.get(board_key(goal))
+
+
+def default_cache_dir() -> Path:
+    """Where PDB files go: ``$GRIDARENA_CACHE`` (its ``pdb`` folder) or ``~/.cache/gridarena/pdb``."""
+    root = os.environ.get("GRIDARENA_CACHE")
+    return Path(root) / "pdb" if root else Path.home() / ".cache" / "gridarena" / "pdb"
+
+
+def pdb_folder(directory: str | os.PathLike[str] | None = None) -> Path:
+    """``directory``, or the cache (:func:`default_cache_dir`) when it is None."""
+    return Path(directory) if directory is not None else default_cache_dir()
+
+
+def pdb_filename(goal: Board, pattern: Sequence[int], regions: bool = False) -> str:
+    """A file name fixed by the goal, the pattern and the key, so builds are found again.
+
+    >>> pdb_filename(goal_board(2, 3), (1, 2)), pdb_filename(goal_board(2, 3), (1, 2), regions=True)
+    ('2x3-eaf9f2c8-1_2.pdb', '2x3-eaf9f2c8-1_2-r.pdb')
+    """
+    digest = zlib.crc32(json.dumps(list(goal.cells)).encode())
+    return f"{goal.rows}x{goal.cols}-{digest:08x}-{'_'.join(map(str, pattern))}{'-r' if regions else ''}.pdb"
+
+
+def split_set_name(name: str) -> tuple[str, bool]:
+    """A set name and whether its tables are keyed by the blanks' regions too (a trailing ``r``).
+
+    >>> split_set_name("6-6-3r"), split_set_name("7-8")
+    (('6-6-3', True), ('7-8', False))
+    """
+    return (name[:-1], True) if name.endswith("r") else (name, False)
+
+
+_BLANK_LAST_4X4: Final = {
+    "5-5-5": ((1, 2, 5, 6, 9), (3, 4, 7, 8, 12), (10, 11, 13, 14, 15)),
+    "6-6-3": ((1, 5, 6, 9, 10, 13), (7, 8, 11, 12, 14, 15), (2, 3, 4)),
+    "7-8": ((9, 10, 11, 12, 13, 14, 15), (1, 2, 3, 4, 5, 6, 7, 8)),
+}
+_HOMEWORK: Final = {
+    "5-5-5": ((1, 2, 3, 6, 7), (4, 5, 10, 14, 15), (8, 12, 16, 17, 18)),
+    "6-6-3": ((1, 2, 3, 6, 7, 8), (12, 14, 15, 16, 17, 18), (4, 5, 10)),
+    "7-8": ((1, 2, 3, 6, 7, 8, 12), (4, 5, 10, 14, 15, 16, 17, 18)),
+    "7-7-1": ((1, 2, 6, 7, 12, 16, 17), (3, 4, 5, 8, 10, 14, 15), (18,)),
+    "3-4-4-4": ((1, 2, 6, 7), (3, 4, 8), (5, 10, 14, 15), (12, 16, 17, 18)),
+    "2-2-2-2-2-2-1-1-1": ((1, 6), (2, 3), (4, 5), (7, 8), (10, 15), (16, 17), (12,), (14,), (18,)),
+}
+_BLANK_LAST_5X5: Final = {
+    "6-6-6-6": (
+        (1, 2, 6, 7, 11, 12),
+        (3, 4, 5, 8, 9, 10),
+        (13, 14, 15, 18, 19, 20),
+        (16, 17, 21, 22, 23, 24),
+    ),
+}
+
+
+def partition(goal: Board, name: str) -> tuple[tuple[int, ...], ...]:
+    """Disjoint patterns named by their sizes, e.g. ``"7-8"`` on the 15-puzzle.
+
+    Named layouts exist for the 4x4 and 5x5 goals (either blank convention) and the homework board;
+    elsewhere the tiles are cut in row-major order of their home cells into groups of those sizes.
+
+    >>> partition(goal_board(2, 3), "3-2")
+    ((1, 2, 3), (4, 5))
+    >>> partition(goal_board(4, 4, blank_first=True), "7-8")[0]
+    (1, 2, 3, 4, 5, 6, 7)
+    """
+    named = _named_partition(goal, name)
+    if named is not None:
+        return named
+    try:
+        sizes = [int(s) for s in name.split("-")]
+    except ValueError:
+        raise PdbError(f"partition {name!r} is not sizes joined by '-', such as '7-8'") from None
+    tiles = sorted(goal.tiles, key=goal.positions().__getitem__)
+    if sum(sizes) > len(tiles) or min(sizes) < 1:
+        raise PdbError(f"partition {name!r} needs {sum(sizes)} tiles; the board has {len(tiles)}")
+    groups, start = [], 0
+    for size in sizes:
+        groups.append(tuple(sorted(tiles[start : start + size])))
+        start += size
+    return tuple(groups)
+
+
+def _named_partition(goal: Board, name: str) -> tuple[tuple[int, ...], ...] | None:
+    if goal == homework_goal():
+        return _HOMEWORK.get(name)
+    for side, table in ((4, _BLANK_LAST_4X4), (5, _BLANK_LAST_5X5)):
+        n = side * side
+        if name not in table:
+            continue
+        if goal == goal_board(side, side):
+            return table[name]
+        if goal == goal_board(side, side, blank_first=True):
+            # Blank-first is blank-last turned 180 degrees with tile v renamed n - v.
+            return tuple(tuple(sorted(n - t for t in group)) for group in table[name])
+    return None
+
+
+@dataclass(frozen=True)
+class PatternSet:
+    """One disjoint set of a partition name: its patterns, and whether their tables are keyed by the
+    blanks' regions too (a set name ending in ``r``)."""
+
+    name: str
+    patterns: tuple[tuple[int, ...], ...]
+    regions: bool
+
+    def storage(self, requested: str = "auto") -> str:
+        """The storage of the set's tables: ``r4`` for a region-keyed set (which refuses any other)."""
+        if not self.regions:
+            return requested
+        if requested not in ("auto", "r4"):
+            raise PdbError(f"partition {self.name}: region-keyed sets are stored as r4, not {requested}")
+        return "r4"
+
+
+def pattern_sets(goal: Board, name: str) -> list[PatternSet]:
+    """The disjoint sets a partition name stands for: ``a/b`` names several (h is the largest of their sums).
+
+    >>> [(s.patterns, s.regions) for s in pattern_sets(goal_board(2, 3), "3-2/2r")]
+    [(((1, 2, 3), (4, 5)), False), (((1, 2),), True)]
+    """
+    sets = []
+    for part in name.split("/"):
+        sizes, regions = split_set_name(part)
+        sets.append(PatternSet(part, partition(goal, sizes), regions))
+    return sets
+
+
+def build_set(
+    goal: Board,
+    patterns: Sequence[Sequence[int]],
+    directory: str | os.PathLike[str] | None = None,
+    *,
+    force: bool = False,
+    paths: Sequence[str | os.PathLike[str]] | None = None,
+    storage: str = "auto",
+) -> list[Path]:
+    """Build (or reuse, unless ``force``) one file per pattern in ``directory``; their paths.
+
+    ``storage="r4"`` builds region-keyed tables (file names end in ``-r``).
+    """
+    folder = pdb_folder(directory)
+    out = []
+    for number, pattern in enumerate(patterns):
+        name = pdb_filename(goal, pattern, regions=storage == "r4")
+        target = folder / (paths[number] if paths is not None else name)
+        if force or not _usable(target, goal, pattern):
+            save_pdb(build_pdb(goal, pattern, storage), target)
+        out.append(target)
+    return out
+
+
+def _usable(path: Path, goal: Board, pattern: Sequence[int]) -> bool:
+    if not path.exists():
+        return False
+    try:
+        load_pdb(path, goal=goal, pattern=pattern)
+    except PdbFileError:
+        return False
+    return True
+
+
+def load_set(
+    goal: Board,
+    patterns: Sequence[Sequence[int]],
+    directory: str | os.PathLike[str] | None = None,
+    *,
+    regions: bool = False,
+) -> list[PatternDatabase]:
+    """Load the files of a partition from ``directory`` (default: the cache), checked against it."""
+    folder = pdb_folder(directory)
+    found = []
+    for pattern in patterns:
+        path = folder / pdb_filename(goal, pattern, regions)
+        if not path.exists():
+            raise PdbError(
+                f"{path}: no database for pattern {list(pattern)}; build it with 'gridarena puzzle pdb build'"
+            )
+        found.append(load_pdb(path, goal=goal, pattern=pattern))
+    return found
