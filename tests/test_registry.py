@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import keyword
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -65,9 +67,7 @@ def test_qualified_specs() -> None:
 values = st.one_of(
     st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(), st.booleans(), st.none()
 )
-keys = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda k: k not in {"None", "True", "False"}
-)
+keys = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(lambda k: not keyword.iskeyword(k))
 
 
 @given(st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True), st.dictionaries(keys, values, max_size=4))
@@ -88,3 +88,10 @@ def test_split_players_refuses_empty_and_unbalanced() -> None:
     for bad in ["a,,b", "a(b", "a'b"]:
         with pytest.raises(SpecError):
             split_players(bad)
+
+
+def test_a_keyword_cannot_be_a_parameter_name() -> None:
+    with pytest.raises(SpecError, match="'or' is not an identifier or is a Python keyword"):
+        format_spec("a", {"or": None})
+    with pytest.raises(SpecError, match="cannot parse the parameters"):
+        parse_spec("a(or=None)")

@@ -7,6 +7,7 @@ as strings, so ``alphabeta(depth=5,heuristic=improved)`` needs no quotes.
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from typing import Any
 
@@ -72,6 +73,11 @@ def format_spec(name: str, params: dict[str, Any]) -> str:
     >>> format_spec("alphabeta", {"heuristic": "improved", "depth": 5})
     "alphabeta(depth=5,heuristic='improved')"
     """
+    unreadable = sorted(k for k in params if not k.isidentifier() or keyword.iskeyword(k))
+    if unreadable:  # a spec is parsed as a call: such a name could never be read back
+        raise SpecError(
+            f"{name}: parameter name {unreadable[0]!r} is not an identifier or is a Python keyword"
+        )
     if not params:
         return name
     return f"{name}({','.join(f'{k}={params[k]!r}' for k in sorted(params))})"
