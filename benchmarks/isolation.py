@@ -1,7 +1,7 @@
 """Isolation benchmarks: the fast engine against an AIND-style search, in the same process.
 
 1. Nodes per second of our alpha-beta (fast.Engine) and of a straightforward AIND-style
-   implementation (agents.AlphaBetaPlayer: the AIND Board, forecast_move, recursive alpha-beta,
+   implementation (aind.agents.AlphaBetaPlayer: the AIND Board, forecast_move, recursive alpha-beta,
    improved_score), each searching the same positions for the same time. Both count every node
    they visit, leaves included. The first engine call (loading the compiled kernels) is timed on
    its own line and kept out of the figures.
@@ -33,9 +33,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from gridarena.games.isolation import agents, aind_samples, fast
+from gridarena.games.isolation import fast
 from gridarena.games.isolation import tournament as t
-from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state
+from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state, samples
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer
+from gridarena.games.isolation.best import BEST_NODES, BestPlayer
 from gridarena.games.isolation.rules import State
 
 
@@ -61,7 +63,7 @@ def positions(count: int, seed: int) -> list[State]:
 
 def aind_search(state: State, seconds: float, rng: random.Random) -> tuple[int, float, int]:
     """AB_Improved on the AIND board for ``seconds``: (nodes, elapsed, completed depth)."""
-    player = agents.AlphaBetaPlayer(score_fn=aind_samples.improved_score, timeout=0.0)
+    player = AlphaBetaPlayer(score_fn=samples.improved_score, timeout=0.0)
     seats = (player, "opponent") if state.ply % 2 == 0 else ("opponent", player)
     board = board_from_state(state, seats[0], seats[1], rng=rng)
     start = time.perf_counter()
@@ -105,7 +107,7 @@ def speed(count: int, seconds: float, seed: int) -> None:
 
 def depths(games: int, seed: int) -> None:
     """Part 2: completed depth at 150 ms per move at plies 5, 10 and 15."""
-    best = agents.BestPlayer()
+    best = BestPlayer()
     print(
         f"{'ply':>4} {'positions':>9} {'best: mean depth':>17} {'unsolved only':>14} {'solved':>7} {'AB_Improved':>12}"
     )
@@ -137,7 +139,7 @@ def depths(games: int, seed: int) -> None:
 
 def pairs(count: int, seed: int) -> None:
     """Part 3: fair pairs of the best agent against AB_Improved at 150 ms per move."""
-    first = t.Agent(agents.BestPlayer(), "best")
+    first = t.Agent(BestPlayer(), "best")
     second = t.Agent(t.make_player("ab_improved"), "AB_Improved")
     start = time.perf_counter()
     result = t.play_pairs(first, second, count, seed)
@@ -148,7 +150,7 @@ def pairs(count: int, seed: int) -> None:
 class Watched:
     """A best player that remembers, per game, the first ply at which it proved a win or a loss."""
 
-    def __init__(self, player: agents.BestPlayer) -> None:
+    def __init__(self, player: BestPlayer) -> None:
         self.player = player
         self.proof: tuple[int, int] | None = None  # (ply, +1 won / -1 lost)
 
@@ -168,7 +170,7 @@ def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu
     a node budget: the machine's load changes neither. ``depth``: the fixed-depth proxy, best with
     the node budget. ``wall``: both at 150 ms of wall-clock time (load matters; timeouts counted).
     """
-    best = Watched(agents.BestPlayer(nodes=None if opponent == "wall" else nodes, trap=trap))
+    best = Watched(BestPlayer(nodes=None if opponent == "wall" else nodes, trap=trap))
     names = {"cpu": "ab_improved_cpu", "depth": "ab_improved_depth", "wall": "ab_improved"}
     other: Any = t.make_player(names[opponent])
     limit = 150.0 if opponent == "wall" else 60_000.0  # else the budgets are nodes, depth or CPU time
@@ -239,7 +241,7 @@ def solve_openings(count: int, nodes: int, seed: int, cap: int) -> None:
     """Part 5: solved random openings, and a fair pair of best against AB_Improved on each."""
     rng = random.Random(seed)
     solver = fast.Engine(7, 7, tt_bits=24, path_max=60, path_budget=200_000)
-    best = Watched(agents.BestPlayer(nodes=nodes))
+    best = Watched(BestPlayer(nodes=nodes))
     other: Any = t.make_player("ab_improved_cpu")
     print(
         f"{'opening':>9} {'winner':>7} {'plies':>5} {'solve s':>8} {'nodes':>14}  {'best in won seat':>16}  {'best in lost seat':>17}"
@@ -309,9 +311,7 @@ def main() -> None:
     parser.add_argument(
         "--strength", type=int, default=0, help="fair pairs against AB_Improved (see --opponent)"
     )
-    parser.add_argument(
-        "--nodes", type=int, default=agents.BEST_NODES, help="best's nodes per move in --strength"
-    )
+    parser.add_argument("--nodes", type=int, default=BEST_NODES, help="best's nodes per move in --strength")
     parser.add_argument(
         "--opponent", choices=["cpu", "depth", "wall"], default="cpu", help="--strength: AB_Improved's clock"
     )

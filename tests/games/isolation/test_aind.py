@@ -17,6 +17,7 @@ from gridarena.games.isolation.aind import (
     Board,
     board_from_state,
     load_agent_module,
+    samples,
     state_from_aind,
 )
 from gridarena.games.isolation.rules import State, knight_targets
@@ -212,10 +213,8 @@ def test_load_unmodified_agent_file() -> None:
     module = load_agent_module(AGENT_FILE)
     assert module.BOARD_CLASS_NAME == "Board"
     assert sys.modules["isolation"].Board is Board
-    from gridarena.games.isolation import aind_samples
-
     player = module.AlphaBetaPlayer(score_fn=module.custom_score_2, timeout=40.0)  # a wide margin: CI is busy
-    board = Board(player, aind_samples.RandomPlayer(random.Random(3)), rng=random.Random(3))
+    board = Board(player, samples.RandomPlayer(random.Random(3)), rng=random.Random(3))
     board.apply_move((3, 3))
     board.apply_move((0, 0))
     _, history, reason = board.play(time_limit=60)
@@ -241,10 +240,4 @@ def test_sample_players_beside_the_agent_win(tmp_path: Path) -> None:
         "from sample_players import improved_score\nVALUE = improved_score(None, None)\n"
     )
     assert load_agent_module(tmp_path / "game_agent.py").VALUE == 42.0
-    assert load_agent_module(AGENT_FILE).improved_score is aind_samples_module().improved_score
-
-
-def aind_samples_module() -> object:
-    from gridarena.games.isolation import aind_samples
-
-    return aind_samples
+    assert load_agent_module(AGENT_FILE).improved_score is samples.improved_score

@@ -23,15 +23,15 @@ from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 from gridarena.arena.stats import wilson_interval
-from gridarena.games.isolation import aind_samples as samples
-from gridarena.games.isolation.agents import (
-    BEST_NODES,
-    AlphaBetaPlayer,
-    BestPlayer,
-    ImprovedDepthPlayer,
-    MinimaxPlayer,
+from gridarena.games.isolation.aind import (
+    TIME_LIMIT_MILLIS,
+    AgentLoadError,
+    Board,
+    load_agent_module,
+    samples,
 )
-from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS, AgentLoadError, Board, load_agent_module
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, MinimaxPlayer
+from gridarena.games.isolation.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 
 NUM_MATCHES = 5
 

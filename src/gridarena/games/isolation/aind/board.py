@@ -1,4 +1,4 @@
-"""The 2017 Udacity AIND ``isolation.Board``, faithful to its API and quirks, and a loader for AIND agents.
+"""The 2017 Udacity AIND ``isolation.Board``, faithful to its API and quirks.
 
 Everything an AIND ``game_agent.py`` or ``sample_players.py`` may touch behaves as in the original:
 column-major cells (``row + col * height``), the flat ``_board_state`` list with its three trailing
@@ -21,22 +21,18 @@ module-level generator shared by all boards and their copies (as the global modu
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 import timeit
-import types
 from collections.abc import Callable, Hashable
-from pathlib import Path
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias
 
-from gridarena.core.errors import GridArenaError
 from gridarena.games.isolation.rules import State
 
 TIME_LIMIT_MILLIS = 150
 
 Move: TypeAlias = tuple[int, int]
 """An AIND move or location: ``(row, col)``; ``(-1, -1)`` means "no move"."""
+NO_MOVE: Final[Move] = (-1, -1)
 
 TimeLeft: TypeAlias = Callable[[], float]
 """AIND's ``time_left()``: milliseconds left for this move (negative once overrun)."""
@@ -45,10 +41,6 @@ TimeLeft: TypeAlias = Callable[[], float]
 SHARED_RNG = random.Random(0)
 
 _KNIGHT_STEPS: tuple[Move, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
-
-
-class AgentLoadError(GridArenaError, ImportError):
-    """An AIND agent file that cannot be loaded; the message names the file."""
 
 
 class AindPlayer(Protocol):
@@ -255,63 +247,6 @@ class Board:
                 return self._inactive_player, move_history, reason
             move_history.append(list(curr_move))
             self.apply_move(curr_move)
-
-
-def isolation_shim() -> types.ModuleType:
-    """A module ``isolation`` (with submodule ``isolation.isolation``) exporting this :class:`Board`."""
-    package = types.ModuleType("isolation")
-    package.__path__ = []
-    inner = types.ModuleType("isolation.isolation")
-    for module in (package, inner):
-        module.Board = Board  # type: ignore[attr-defined]
-        module.TIME_LIMIT_MILLIS = TIME_LIMIT_MILLIS  # type: ignore[attr-defined]
-    package.isolation = inner  # type: ignore[attr-defined]
-    return package
-
-
-def install_shim() -> None:
-    """Make ``import isolation`` / ``from isolation import Board`` give this module's Board."""
-    package = isolation_shim()
-    sys.modules["isolation"] = package
-    sys.modules["isolation.isolation"] = package.isolation
-
-
-def _provide_samples(sibling: Path) -> None:
-    """Make ``import sample_players`` find the file beside the agent, else gridarena's stand-in."""
-    current = sys.modules.get("sample_players")
-    if sibling.is_file():
-        if current is not None and getattr(current, "__file__", None) != str(sibling):
-            del sys.modules["sample_players"]  # an earlier agent's samples, or the stand-in
-        return
-    from gridarena.games.isolation import aind_samples
-
-    sys.modules["sample_players"] = aind_samples
-
-
-def load_agent_module(path: str | Path, module_name: str | None = None) -> types.ModuleType:
-    """Import an unmodified AIND file (``game_agent.py``, ``sample_players.py``) against this Board.
-
-    The file's own folder is searched first for its imports (so ``from sample_players import ...``
-    finds the ``sample_players.py`` beside it); without one, gridarena's samples stand in.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise AgentLoadError(f"{path}: no such agent file")
-    install_shim()
-    _provide_samples(path.parent / "sample_players.py")
-    name = module_name or f"_aind_agent_{path.stem}_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise AgentLoadError(f"{path}: not a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:
-        raise AgentLoadError(f"{path}: {type(error).__name__}: {error}") from error
-    finally:
-        sys.path.remove(str(path.parent))
-    return module
 
 
 def board_from_state(

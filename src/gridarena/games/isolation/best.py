@@ -1,34 +1,26 @@
-"""The AIND agents (``game_agent.py`` as a typical 2017 solution) and their gridarena bot wrappers.
+"""Our strongest Isolation player, ``best``: the fast engine's search, with AIND's interface and as a bot.
 
-``MinimaxPlayer`` is fixed-depth minimax (depth 3), ``AlphaBetaPlayer`` iterative-deepening
-alpha-beta; both follow the TIMER_THRESHOLD convention: every search routine first checks
-``self.time_left() < self.TIMER_THRESHOLD`` and raises :class:`SearchTimeout`, and ``get_move``
-returns the best move of the last completed search. They run on the AIND
-:class:`~gridarena.games.isolation.aind.Board`, so their speed is the AIND speed the tournament
-measures. :class:`AindBot` plays such a player as a gridarena bot on the reference state.
-
-Two choices the template leaves open, made as most students did: the fallback move is the first
-legal move (not ``(-1, -1)``, which forfeits a game whose depth-1 search did not finish), and
-the first of equally valued moves is kept (AIND's shuffled move lists make that random).
+:class:`BestPlayer` answers AIND's ``get_move`` (so it plays on the AIND Board and in AIND's
+tournament); :class:`BestBot` is the same search as a gridarena bot. :class:`ImprovedModel` is
+AB_Improved's search on the fast engine, which the trap play and the fixed-depth proxy
+(:class:`ImprovedDepthPlayer`, a load-independent stand-in for AB_Improved) use.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any, Final
 
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
-from gridarena.games.isolation import aind_samples as samples
-from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state, state_from_aind
+from gridarena.games.isolation.aind.board import NO_MOVE, Board, Move, TimeLeft, state_from_aind
+from gridarena.games.isolation.aind.bots import AindBot
 from gridarena.games.isolation.fast import MAX_CELLS, WIN, Engine, SearchResult
 from gridarena.games.isolation.rules import Cell, State
 
-NO_MOVE: Final[Move] = (-1, -1)
 BEST_MARGIN_MS: Final = 25.0
 """How long before the deadline the best agent stops searching."""
 BEST_NODES: Final = 1_600_000
@@ -42,189 +34,6 @@ TRAP_DEPTHS: Final = (5, 6, 7, 8, 9)
 """The horizons at which the best agent models AB_Improved's reply when it has a proven loss."""
 TRAP_NODES: Final = 100_000
 """Node cap of each of the best agent's searches that test whether a modelled reply is a mistake."""
-
-
-class SearchTimeout(Exception):
-    """Raised inside a search once ``time_left()`` falls below the player's threshold."""
-
-
-class IsolationPlayer:
-    """AIND's base agent: ``search_depth``, the ``score`` function and ``TIMER_THRESHOLD`` (ms)."""
-
-    def __init__(
-        self, search_depth: int = 3, score_fn: samples.Score = samples.improved_score, timeout: float = 10.0
-    ) -> None:
-        self.search_depth = search_depth
-        self.score = score_fn
-        self.time_left: TimeLeft | None = None
-        self.TIMER_THRESHOLD = timeout
-        self.nodes = 0  # nodes visited in the last get_move (not in AIND; for benchmarks)
-        self.completed_depth = 0  # depth of the last completed search (not in AIND)
-
-    def _check(self) -> None:
-        self.nodes += 1
-        assert self.time_left is not None
-        if self.time_left() < self.TIMER_THRESHOLD:
-            raise SearchTimeout()
-
-
-class MinimaxPlayer(IsolationPlayer):
-    """Fixed-depth minimax (AIND's MM opponents): ``(-1, -1)`` if depth ``search_depth`` does not finish."""
-
-    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
-        """The minimax move of depth ``search_depth``, or ``(-1, -1)`` on timeout (AIND's given code)."""
-        self.time_left, self.nodes, self.completed_depth = time_left, 0, 0
-        best_move = NO_MOVE
-        try:
-            best_move = self.minimax(game, self.search_depth)
-            self.completed_depth = self.search_depth
-        except SearchTimeout:
-            pass
-        return best_move
-
-    def minimax(self, game: Board, depth: int) -> Move:
-        """The best move at ``depth`` plies (``(-1, -1)`` without a legal move)."""
-        self._check()
-        best_move, best_score = NO_MOVE, -math.inf
-        for move in game.get_legal_moves():
-            value = self._value(game.forecast_move(move), depth - 1, maximizing=False)
-            if best_move == NO_MOVE or value > best_score:
-                best_move, best_score = move, value
-        return best_move
-
-    def _value(self, game: Board, depth: int, maximizing: bool) -> float:
-        self._check()
-        legal = game.get_legal_moves()
-        if depth <= 0 or not legal:
-            return self.score(game, self)
-        values = (self._value(game.forecast_move(m), depth - 1, not maximizing) for m in legal)
-        return max(values) if maximizing else min(values)
-
-
-class AlphaBetaPlayer(IsolationPlayer):
-    """Iterative-deepening alpha-beta until ``TIMER_THRESHOLD`` ms before the move's deadline.
-
-    ``max_depth`` (not in AIND) caps the iterations; without it they stop only on timeout or once
-    the depth exceeds the number of blank cells (the whole game has been searched).
-    """
-
-    def __init__(
-        self,
-        search_depth: int = 3,
-        score_fn: samples.Score = samples.improved_score,
-        timeout: float = 10.0,
-        max_depth: int | None = None,
-    ) -> None:
-        super().__init__(search_depth, score_fn, timeout)
-        self.max_depth = max_depth
-
-    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
-        """The move of the deepest completed iteration (the first legal move if none completed)."""
-        self.time_left, self.nodes, self.completed_depth = time_left, 0, 0
-        legal = game.get_legal_moves()
-        best_move = legal[0] if legal else NO_MOVE
-        limit = self.max_depth if self.max_depth is not None else game.width * game.height - game.move_count
-        try:
-            for depth in range(1, limit + 1):
-                best_move = self.alphabeta(game, depth)
-                self.completed_depth = depth
-        except SearchTimeout:
-            pass
-        return best_move
-
-    def alphabeta(self, game: Board, depth: int, alpha: float = -math.inf, beta: float = math.inf) -> Move:
-        """The best move at ``depth`` plies by alpha-beta (``(-1, -1)`` without a legal move)."""
-        self._check()
-        legal = game.get_legal_moves()
-        best_move, best_score = (legal[0], -math.inf) if legal else (NO_MOVE, -math.inf)
-        for move in legal:
-            value = self._min_value(game.forecast_move(move), depth - 1, alpha, beta)
-            if value > best_score:
-                best_move, best_score = move, value
-            alpha = max(alpha, best_score)
-        return best_move
-
-    def _max_value(self, game: Board, depth: int, alpha: float, beta: float) -> float:
-        self._check()
-        legal = game.get_legal_moves()
-        if depth <= 0 or not legal:
-            return self.score(game, self)
-        value = -math.inf
-        for move in legal:
-            value = max(value, self._min_value(game.forecast_move(move), depth - 1, alpha, beta))
-            if value >= beta:
-                return value
-            alpha = max(alpha, value)
-        return value
-
-    def _min_value(self, game: Board, depth: int, alpha: float, beta: float) -> float:
-        self._check()
-        legal = game.get_legal_moves()
-        if depth <= 0 or not legal:
-            return self.score(game, self)
-        value = math.inf
-        for move in legal:
-            value = min(value, self._max_value(game.forecast_move(move), depth - 1, alpha, beta))
-            if value <= alpha:
-                return value
-            beta = min(beta, value)
-        return value
-
-
-class _Seat:
-    """The opponent's stand-in on a bot's AIND board: hashable, distinct, never asked to move."""
-
-    def __repr__(self) -> str:
-        return "opponent"
-
-
-def clock_time_left(clock: TimeControl) -> TimeLeft:
-    """AIND's ``time_left()`` in ms from a time control; a spent node budget reads as ``-inf``.
-
-    >>> left = clock_time_left(TimeControl(nodes=1)); left() == math.inf, left() == -math.inf
-    (True, True)
-    """
-
-    def time_left() -> float:
-        clock.count += 1
-        if clock.nodes is not None and clock.count > clock.nodes:
-            return -math.inf
-        return clock.time_left() * 1000.0
-
-    return time_left
-
-
-class AindBot(BaseBot):
-    """An AIND player (anything with ``get_move(game, time_left)``) as a gridarena bot.
-
-    Each move builds an AIND board of the reference state, the bot in its seat; the shuffles draw
-    from the bot's seeded RNG. The time control's ``depth`` caps an AlphaBetaPlayer's iterations.
-    """
-
-    def __init__(self, player: Any, name: str, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.player, self.name = player, name
-
-    def reset(self, game: Game[Any], seat: int, seed: int) -> None:
-        """A new game: the RNG is reseeded, and a player that draws (RandomPlayer) draws from it."""
-        super().reset(game, seat, seed)
-        if hasattr(self.player, "rng"):
-            self.player.rng = self.rng
-
-    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        """The AIND player's move on this state, with the completed depth and the node count."""
-        assert isinstance(state, State)
-        opponent: Hashable = _Seat()
-        seats = (self.player, opponent) if state.ply % 2 == 0 else (opponent, self.player)
-        board = board_from_state(state, seats[0], seats[1], rng=self.rng)
-        if isinstance(self.player, AlphaBetaPlayer) and clock.depth is not None:
-            self.player.max_depth = clock.depth
-        row, col = self.player.get_move(board, clock_time_left(clock))
-        info: dict[str, Any] = {}
-        if isinstance(self.player, IsolationPlayer):
-            info = {"depth": self.player.completed_depth, "nodes": self.player.nodes}
-        cell: Cell = row * state.width + col if (row, col) != NO_MOVE else -1
-        return Decision(cell, info)
 
 
 def proxy_depth(ply: int, depths: tuple[tuple[int, int], ...] = PROXY_DEPTHS) -> int:
@@ -423,70 +232,3 @@ def make_best(game: Game[Any], seed: int | None = None, margin: float = BEST_MAR
 def make_ab_improved_depth(game: Game[Any], seed: int | None = None) -> AindBot:
     """AB_Improved's load-independent proxy: improved_score alpha-beta to fixed depths by ply."""
     return AindBot(ImprovedDepthPlayer(), "ab_improved_depth", seed)
-
-
-def _bot(player: Any, name: str, seed: int | None) -> AindBot:
-    return AindBot(player, name, seed)
-
-
-def make_random(game: Game[Any], seed: int | None = None) -> AindBot:
-    """AIND's RandomPlayer as a bot (uniform over the legal moves)."""
-    bot = AindBot(None, "random", seed)
-    bot.player = samples.RandomPlayer(rng=bot.rng)
-    return bot
-
-
-def _minimax_factory(name: str, score: samples.Score) -> Any:
-    def make(
-        game: Game[Any], seed: int | None = None, search_depth: int = 3, timeout: float = 10.0
-    ) -> AindBot:
-        return _bot(MinimaxPlayer(search_depth, score, timeout), name, seed)
-
-    make.__doc__ = f"AIND {name}: fixed-depth minimax with {score.__name__}."
-    return make
-
-
-def _alphabeta_factory(name: str, score: samples.Score) -> Any:
-    def make(game: Game[Any], seed: int | None = None, timeout: float = 10.0) -> AindBot:
-        return _bot(AlphaBetaPlayer(score_fn=score, timeout=timeout), name, seed)
-
-    make.__doc__ = f"AIND {name}: iterative-deepening alpha-beta with {score.__name__}."
-    return make
-
-
-make_mm_open = _minimax_factory("mm_open", samples.open_move_score)
-make_mm_center = _minimax_factory("mm_center", samples.center_score)
-make_mm_improved = _minimax_factory("mm_improved", samples.improved_score)
-make_ab_open = _alphabeta_factory("ab_open", samples.open_move_score)
-make_ab_center = _alphabeta_factory("ab_center", samples.center_score)
-make_ab_improved = _alphabeta_factory("ab_improved", samples.improved_score)
-make_ab_custom = _alphabeta_factory("ab_custom", samples.custom_score)
-make_ab_custom_2 = _alphabeta_factory("ab_custom_2", samples.custom_score_2)
-make_ab_custom_3 = _alphabeta_factory("ab_custom_3", samples.custom_score_3)
-make_ab_custom_4 = _alphabeta_factory("ab_custom_4", samples.custom_score_4)
-
-
-__all__ = [
-    "AindBot",
-    "AlphaBetaPlayer",
-    "BestBot",
-    "BestPlayer",
-    "ImprovedDepthPlayer",
-    "ImprovedModel",
-    "IsolationPlayer",
-    "MinimaxPlayer",
-    "SearchTimeout",
-    "make_ab_center",
-    "make_ab_custom",
-    "make_ab_custom_2",
-    "make_ab_custom_3",
-    "make_ab_custom_4",
-    "make_ab_improved",
-    "make_ab_improved_depth",
-    "make_ab_open",
-    "make_best",
-    "make_mm_center",
-    "make_mm_improved",
-    "make_mm_open",
-    "make_random",
-]
