@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from gridarena.games.isolation.aind import (
     samples,
     state_from_aind,
 )
+from gridarena.games.isolation.aind.agents import MinimaxPlayer
 from gridarena.games.isolation.rules import State, knight_targets
 
 AGENT_FILE = Path(__file__).parent / "data" / "aind_agent" / "game_agent.py"
@@ -179,6 +181,93 @@ def test_time_left_counts_down() -> None:
 
     Board(Probe(), Probe()).play(time_limit=50)
     assert 0 < seen[1] <= seen[0] <= 50
+
+
+def aind_play(board: Board, time_limit: float) -> tuple[Any, list[list[int]], str]:
+    """AIND's own Board.play loop, as in isolation/isolation.py (the oracle of the shared-loop version)."""
+    move_history: list[list[int]] = []
+    while True:
+        legal_player_moves = board.get_legal_moves()
+        game_copy = board.copy()
+        move_start = 1000 * time.perf_counter()
+
+        def time_left(start: float = move_start) -> float:
+            return time_limit - (1000 * time.perf_counter() - start)
+
+        curr_move = board._active_player.get_move(game_copy, time_left)
+        move_end = time_left()
+        if curr_move is None:
+            curr_move = Board.NOT_MOVED
+        if move_end < 0:
+            return board._inactive_player, move_history, "timeout"
+        if curr_move not in legal_player_moves:
+            reason = "forfeit" if legal_player_moves else "illegal move"
+            return board._inactive_player, move_history, reason
+        move_history.append(list(curr_move))
+        board.apply_move(curr_move)
+
+
+class Sloppy:
+    """A seeded player that now and then answers None, (-1, -1), a list or a blocked cell (AIND's ways to forfeit)."""
+
+    def __init__(self, seed: int, rate: float) -> None:
+        self.rng, self.rate = random.Random(seed), rate
+
+    def get_move(self, game: Board, time_left: aind.TimeLeft) -> Any:
+        legal = game.get_legal_moves()
+        if not legal or self.rng.random() >= self.rate:
+            return self.rng.choice(legal) if legal else (-1, -1)
+        return self.rng.choice([None, (-1, -1), list(legal[0]), (0, 0) if game.move_count else (9, 9)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([(7, 7), (5, 4), (4, 6)]),
+    st.integers(0, 10**6),
+    st.sampled_from([0.0, 0.05]),
+    st.integers(0, 3),
+)
+def test_play_on_the_shared_loop_is_aind_s_loop(
+    size: tuple[int, int], seed: int, rate: float, opening: int
+) -> None:
+    def game() -> tuple[Board, Any, Any]:
+        first = Sloppy(seed, rate)
+        second = (
+            samples.GreedyPlayer()
+            if seed % 2
+            else MinimaxPlayer(search_depth=2, score_fn=samples.improved_score)
+        )
+        board = Board(first, second, *size, rng=random.Random(seed))
+        for _ in range(opening):
+            board.apply_move(random.Random(seed).choice(board.get_legal_moves()))
+        return board, first, second
+
+    ours, theirs = game()[0], game()[0]
+    mine = ours.play(time_limit=10**9)
+    expected = aind_play(theirs, time_limit=10**9)
+    assert (mine[1], mine[2]) == (expected[1], expected[2])
+    assert (mine[0] is ours._player_1) == (expected[0] is theirs._player_1)
+    assert ours._board_state == theirs._board_state and ours.move_count == theirs.move_count
+    assert ours._rng.random() == theirs._rng.random()  # the shuffles drew the same numbers
+
+
+def test_play_lets_a_player_s_exception_through() -> None:
+    class Broken:
+        def get_move(self, game: Board, time_left: aind.TimeLeft) -> Any:
+            raise KeyError("no move here")
+
+    with pytest.raises(KeyError, match="no move here"):
+        Board(Scripted([(0, 0)]), Broken(), 3, 3).play()
+
+
+def test_play_asks_the_stuck_player_too() -> None:
+    stuck, other = Scripted([], delay_ms=30), Scripted([])
+    board = Board(stuck, other, 3, 3)
+    board.apply_move((1, 1))  # the centre of 3x3 has no knight move
+    board.apply_move((0, 0))
+    assert board.play(time_limit=10) == (other, [], "timeout")  # AIND waits for its answer, which is late
+    stuck.delay_ms = 0
+    assert board.play(time_limit=10) == (other, [], "illegal move")
 
 
 @settings(max_examples=50, deadline=None)
