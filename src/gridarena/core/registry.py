@@ -55,6 +55,11 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
         "ab_custom_3": "gridarena.games.isolation.aind.bots:make_ab_custom_3",
         "ab_custom_4": "gridarena.games.isolation.aind.bots:make_ab_custom_4",
         "best": "gridarena.games.isolation.best:make_best",
+        # Load-independent twins: best with a node budget, AB_Improved on its own CPU clock or at fixed depths.
+        "best_nodes": "gridarena.games.isolation.best:make_best_nodes",
+        "ab_improved_cpu": "gridarena.games.isolation.aind.bots:make_ab_improved_cpu",
+        "ab_improved_depth": "gridarena.games.isolation.best:make_ab_improved_depth",
+        "aind": "gridarena.games.isolation.aind.bots:make_aind",
     },
     "pentocity": {
         "example": "gridarena.games.pentocity.bots:make_example_bot",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +13,8 @@ from iso_states import minimax_ref, random_state
 
 from gridarena.core.clock import TimeControl
 from gridarena.core.registry import make_bot
-from gridarena.games.isolation.aind import Board, board_from_state, samples
-from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, MinimaxPlayer
+from gridarena.games.isolation.aind import AgentLoadError, Board, TimeLeft, board_from_state, samples
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, MinimaxPlayer
 from gridarena.games.isolation.aind.bots import make_ab_custom_3, make_ab_improved, make_random
 from gridarena.games.isolation.rules import Isolation, State
 
@@ -111,3 +112,63 @@ def test_random_bot_follows_its_seed() -> None:
         bot.reset(Isolation(), 0, 99)
         picks.append([bot.act(state, TimeControl()).action for _ in range(5)])
     assert picks[0] == picks[1] and all(p in state.legal_actions() for p in picks[0])
+
+
+class Overrunner:
+    """An AIND player that keeps searching until its clock reads past the limit."""
+
+    def get_move(self, game: Board, time_left: TimeLeft) -> tuple[int, int]:
+        while time_left() > -1.0:
+            pass
+        return game.get_legal_moves()[0]
+
+
+def test_cpu_clock_times_moves_on_cpu_time() -> None:
+    state = random_state(7, 7, 6, 2)
+    clocked = CpuClock(AlphaBetaPlayer(score_fn=samples.improved_score), limit=40.0)
+    board = board_from_state(state, clocked, "x")
+    assert clocked.get_move(board, lambda: -1.0) in board.get_legal_moves()  # the wall clock is ignored
+    assert clocked.late == 0 and clocked.player.completed_depth >= 1
+    late = CpuClock(Overrunner(), limit=5.0)
+    late.get_move(board_from_state(state, late, "x"), never_late)
+    assert late.late == 1
+
+
+AGENT_FILE = Path(__file__).parent / "data" / "aind_agent" / "game_agent.py"
+
+
+def test_aind_bot_plays_an_agent_file_s_player() -> None:
+    spec = f"aind(file={str(AGENT_FILE)!r},player=AlphaBetaPlayer,score=custom_score_2)"
+    bot = make_bot(Isolation(), spec, seed=5)
+    assert type(bot.player).__module__.startswith("_aind_agent_game_agent")
+    assert bot.player.score.__name__ == "custom_score_2"
+    state = random_state(7, 7, 6, 3)
+    assert bot.act(state, TimeControl(nodes=2_000)).action in state.legal_actions()
+    cpu_opponent = make_bot(
+        Isolation(), f"aind(file={str(AGENT_FILE)!r},player=MinimaxPlayer,score=center_score)"
+    )
+    assert (
+        cpu_opponent.player.score is samples.center_score
+    )  # from the sample_players the file was loaded with
+    with pytest.raises(AgentLoadError, match="no 'custom_score_9'"):
+        make_bot(Isolation(), f"aind(file={str(AGENT_FILE)!r},score=custom_score_9)")
+
+
+def test_aind_bot_defaults_to_gridarena_s_players() -> None:
+    random_player = make_bot(Isolation(), "aind(player=RandomPlayer)")
+    random_player.reset(Isolation(), 0, 7)
+    state = random_state(7, 7, 4, 2)
+    assert random_player.player.rng is random_player.rng  # seeded by the game, not the shared generator
+    assert random_player.act(state, TimeControl()).action in state.legal_actions()
+    preset, general = (
+        make_bot(Isolation(), "mm_center"),
+        make_bot(Isolation(), "aind(player=MinimaxPlayer,score=center_score)"),
+    )
+    assert (type(preset.player), preset.player.score) == (type(general.player), general.player.score)
+
+
+def test_ab_improved_on_its_cpu_clock_reports_its_search() -> None:
+    bot = make_bot(Isolation(), "ab_improved_cpu(limit=40)", seed=1)
+    state = random_state(7, 7, 6, 2)
+    decision = bot.act(state, TimeControl.for_seconds(60.0))
+    assert decision.action in state.legal_actions() and decision.info["depth"] >= 1

@@ -7,8 +7,10 @@ from hypothesis import strategies as st
 from iso_states import minimax_ref, random_state
 
 from gridarena.core.clock import TimeControl
+from gridarena.core.registry import make_bot
 from gridarena.games.isolation.aind import board_from_state
 from gridarena.games.isolation.best import (
+    BEST_NODES,
     BestPlayer,
     ImprovedDepthPlayer,
     ImprovedModel,
@@ -121,3 +123,10 @@ def test_proxy_bot_factory() -> None:
     bot = make_ab_improved_depth(Isolation(), seed=1)
     state = random_state(7, 7, 10, 6)
     assert bot.act(state, TimeControl(nodes=10)).action == ImprovedDepthPlayer().choose(state)
+
+
+def test_best_nodes_plays_to_its_node_budget() -> None:
+    state = random_state(7, 7, 8, 2)
+    moves = [make_bot(Isolation(), "best_nodes").act(state, TimeControl.for_seconds(60.0)) for _ in range(2)]
+    assert moves[0].action == moves[1].action and moves[0].info["nodes"] <= BEST_NODES + 1_024
+    assert make_bot(Isolation(), "best(nodes=5000)").act(state, TimeControl()).info["nodes"] <= 5_000 + 1_024

@@ -9,12 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
-from iso_states import random_state
 
 from gridarena.cli import isolation as cli
 from gridarena.games.isolation import tournament as t
-from gridarena.games.isolation.aind import Board, TimeLeft, board_from_state, samples
-from gridarena.games.isolation.aind.agents import AlphaBetaPlayer
+from gridarena.games.isolation.aind import samples
 from gridarena.games.isolation.best import BestPlayer
 
 AGENT_FILE = Path(__file__).parent / "data" / "aind_agent" / "game_agent.py"
@@ -139,23 +137,3 @@ def test_cli_pairs_of_the_load_independent_twins(capsys: pytest.CaptureFixture[s
     assert run_cli(*args, "--time-limit", "60000", "--json") == 0
     assert json.loads(capsys.readouterr().out)["wins"] == first["wins"]  # deterministic: no clock involved
     assert first["games"] == 2 and first["timeout_losses"] == {}
-
-
-class Overrunner:
-    """An AIND player that keeps searching until its clock reads past the limit."""
-
-    def get_move(self, game: Board, time_left: TimeLeft) -> tuple[int, int]:
-        while time_left() > -1.0:
-            pass
-        return game.get_legal_moves()[0]
-
-
-def test_cpu_clock_times_moves_on_cpu_time() -> None:
-    state = random_state(7, 7, 6, 2)
-    clocked = t.CpuClock(AlphaBetaPlayer(score_fn=samples.improved_score), limit=40.0)
-    board = board_from_state(state, clocked, "x")
-    assert clocked.get_move(board, lambda: -1.0) in board.get_legal_moves()  # the wall clock is ignored
-    assert clocked.late == 0 and clocked.player.completed_depth >= 1
-    late = t.CpuClock(Overrunner(), limit=5.0)
-    late.get_move(board_from_state(state, late, "x"), never_late)
-    assert late.late == 1

@@ -201,10 +201,14 @@ class BestBot(BaseBot):
     name = "best"
 
     def __init__(
-        self, seed: int | None = None, margin: float = BEST_MARGIN_MS, **engine_options: Any
+        self,
+        seed: int | None = None,
+        margin: float = BEST_MARGIN_MS,
+        nodes: int | None = None,
+        **engine_options: Any,
     ) -> None:
         super().__init__(seed)
-        self.player = BestPlayer(margin, engine_options)
+        self.player = BestPlayer(margin, engine_options, nodes)
 
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
         """A new game: the transposition tables are cleared."""
@@ -224,9 +228,21 @@ class BestBot(BaseBot):
         return Decision(cell, info)
 
 
-def make_best(game: Game[Any], seed: int | None = None, margin: float = BEST_MARGIN_MS) -> BestBot:
-    """Our strongest Isolation bot: fast alpha-beta with table, ordering and exact endgame."""
-    return BestBot(seed, margin)
+def make_best(
+    game: Game[Any], seed: int | None = None, margin: float = BEST_MARGIN_MS, nodes: int | None = None
+) -> BestBot:
+    """Our strongest Isolation bot: fast alpha-beta with table, ordering and exact endgame.
+
+    ``nodes`` caps every move's search (the clock still stops it first if it comes first).
+    """
+    return BestBot(seed, margin, nodes)
+
+
+def make_best_nodes(game: Game[Any], seed: int | None = None) -> BestBot:
+    """``best`` with :data:`BEST_NODES` nodes a move: give it a long time limit, and no load changes its play."""
+    bot = BestBot(seed, nodes=BEST_NODES)
+    bot.name = "best_nodes"
+    return bot
 
 
 def make_ab_improved_depth(game: Game[Any], seed: int | None = None) -> AindBot:

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from gridarena.arena.stats import wilson_interval
 from gridarena.games.isolation.aind import (
@@ -30,7 +29,7 @@ from gridarena.games.isolation.aind import (
     load_agent_module,
     samples,
 )
-from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, MinimaxPlayer
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, MinimaxPlayer
 from gridarena.games.isolation.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 
 NUM_MATCHES = 5
@@ -298,33 +297,6 @@ def make_test_agents(source: AgentSource, extra: Sequence[str] = ()) -> list[Age
     for name in extra:
         agents.append(Agent(make_player(name), name))
     return agents
-
-
-class CpuClock:
-    """An AIND player whose ``time_left()`` runs on this process's CPU clock, ``limit`` ms per move.
-
-    Other processes' load then neither slows it nor makes it time out: the match keeps AIND's
-    search and its 10 ms threshold, and ``late`` counts moves that overran the limit anyway.
-    Play it with a long wall-clock ``--time-limit``.
-    """
-
-    def __init__(self, player: Any, limit: float = TIME_LIMIT_MILLIS) -> None:
-        self.player, self.limit, self.late = player, limit, 0
-
-    def get_move(self, game: Board, time_left: Callable[[], float]) -> tuple[int, int]:
-        """The player's move, timed on the CPU clock."""
-        start = time.process_time()
-
-        def cpu_left() -> float:
-            return self.limit - 1000.0 * (time.process_time() - start)
-
-        # The game is the player's own copy: seat the wrapped player, whom its score functions ask about.
-        for seat in ("_player_1", "_player_2", "_active_player", "_inactive_player"):
-            if getattr(game, seat) is self:
-                setattr(game, seat, self.player)
-        move = self.player.get_move(game, cpu_left)
-        self.late += cpu_left() < 0
-        return cast(tuple[int, int], move)
 
 
 #: AIND-interface players by gridarena bot name (fresh objects on every call).

@@ -16,9 +16,11 @@ the first of equally valued moves is kept (AIND's shuffled move lists make that 
 from __future__ import annotations
 
 import math
+import time
+from typing import Any, cast
 
 from gridarena.games.isolation.aind import samples
-from gridarena.games.isolation.aind.board import NO_MOVE, Board, Move, TimeLeft
+from gridarena.games.isolation.aind.board import NO_MOVE, TIME_LIMIT_MILLIS, Board, Move, TimeLeft
 
 
 class SearchTimeout(Exception):
@@ -146,3 +148,30 @@ class AlphaBetaPlayer(IsolationPlayer):
                 return value
             beta = min(beta, value)
         return value
+
+
+class CpuClock:
+    """An AIND player whose ``time_left()`` runs on this process's CPU clock, ``limit`` ms per move.
+
+    Other processes' load then neither slows it nor makes it time out: the match keeps AIND's
+    search and its 10 ms threshold, and ``late`` counts moves that overran the limit anyway.
+    Play it with a long wall-clock time limit (registered as the bot ``ab_improved_cpu``).
+    """
+
+    def __init__(self, player: Any, limit: float = TIME_LIMIT_MILLIS) -> None:
+        self.player, self.limit, self.late = player, limit, 0
+
+    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
+        """The player's move, timed on the CPU clock (``time_left`` is ignored)."""
+        start = time.process_time()
+
+        def cpu_left() -> float:
+            return self.limit - 1000.0 * (time.process_time() - start)
+
+        # The game is the player's own copy: seat the wrapped player, whom its score functions ask about.
+        for seat in ("_player_1", "_player_2", "_active_player", "_inactive_player"):
+            if getattr(game, seat) is self:
+                setattr(game, seat, self.player)
+        move = self.player.get_move(game, cpu_left)
+        self.late += cpu_left() < 0
+        return cast(Move, move)

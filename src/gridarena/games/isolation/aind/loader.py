@@ -8,10 +8,13 @@ and lets ``sample_players`` be the file beside the agent, else gridarena's
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 import types
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gridarena.core.errors import GridArenaError
 from gridarena.games.isolation.aind.board import TIME_LIMIT_MILLIS, Board
@@ -76,3 +79,38 @@ def load_agent_module(path: str | Path, module_name: str | None = None) -> types
     finally:
         sys.path.remove(str(path.parent))
     return module
+
+
+@dataclass(frozen=True)
+class AgentFile:
+    """A loaded agent file and the ``sample_players`` it was loaded with: where players and scores are found."""
+
+    module: types.ModuleType
+    samples: types.ModuleType
+
+    def find(self, name: str) -> Any:
+        """An attribute of the agent file, else of its samples (``RandomPlayer``, ``improved_score``)."""
+        for source in (self.module, self.samples):
+            if hasattr(source, name):
+                return getattr(source, name)
+        raise AgentLoadError(f"{self.module.__file__}: no {name!r} in the agent file or its sample_players")
+
+    def custom_scores(self) -> list[str]:
+        """The agent file's own ``custom_score``, ``custom_score_2``, ... (AB_Custom, AB_Custom_2, ...)."""
+        names = ["custom_score"] + [f"custom_score_{i}" for i in range(2, 10)]
+        return [name for name in names if hasattr(self.module, name)]
+
+
+@functools.cache
+def agent_file(path: str | None = None) -> AgentFile:
+    """The agent file at ``path`` (loaded once per process), or gridarena's AIND agents and samples (None).
+
+    >>> agent_file().find("MinimaxPlayer").__module__, agent_file().find("center_score").__module__
+    ('gridarena.games.isolation.aind.agents', 'gridarena.games.isolation.aind.samples')
+    """
+    from gridarena.games.isolation.aind import agents, samples
+
+    if path is None:
+        return AgentFile(agents, samples)
+    module = load_agent_module(path)
+    return AgentFile(module, sys.modules.get("sample_players", samples))
