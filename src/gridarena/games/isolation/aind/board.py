@@ -261,7 +261,9 @@ def aind_reason(termination: str) -> str:
     >>> aind_reason("normal"), aind_reason("timeout"), aind_reason("illegal")
     ('illegal move', 'timeout', 'forfeit')
     """
-    return {"normal": "illegal move", "timeout": "timeout"}.get(termination, "forfeit")
+    return {"normal": "illegal move", "timeout": "timeout", "adjudicated": "adjudicated"}.get(
+        termination, "forfeit"
+    )
 
 
 class _PlayerSeat:
