@@ -79,7 +79,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--time-limit", type=float, default=TIME_LIMIT_MILLIS, help="ms per move (default 150)"
     )
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time limit measures")
-    parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late")
+    parser.add_argument(
+        "--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late (AIND allowed none)"
+    )
     parser.add_argument("--width", type=int, default=7)
     parser.add_argument("--height", type=int, default=7)
     parser.add_argument(
