@@ -3,8 +3,9 @@
 :mod:`.board` is AIND's Board with its quirks (and conversions to the reference state);
 :mod:`.loader` runs an unmodified ``game_agent.py`` against it; :mod:`.samples` is AIND's
 ``sample_players.py`` with the reference report's four custom heuristics; :mod:`.agents` holds
-AIND's ``MinimaxPlayer`` and ``AlphaBetaPlayer``, and :mod:`.bots` plays any AIND player as a
-gridarena bot, so the arena can run them.
+AIND's ``MinimaxPlayer`` and ``AlphaBetaPlayer``; :mod:`.bots` plays any AIND player as a
+gridarena bot, so the arena can run them; :mod:`.tournament` names the entrants of AIND's
+tournament and formats its table (the arena plays it: ``gridarena isolation aind-tournament``).
 """
 
 from gridarena.games.isolation.aind.board import (
