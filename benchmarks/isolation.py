@@ -1,7 +1,7 @@
 """Isolation benchmarks: the fast engine against an AIND-style search, in the same process.
 
 1. Nodes per second of our alpha-beta (fast.Engine) and of a straightforward AIND-style
-   implementation (agents.AlphaBetaPlayer: the AIND Board, forecast_move, recursive alpha-beta,
+   implementation (aind.agents.AlphaBetaPlayer: the AIND Board, forecast_move, recursive alpha-beta,
    improved_score), each searching the same positions for the same time. Both count every node
    they visit, leaves included. The first engine call (loading the compiled kernels) is timed on
    its own line and kept out of the figures.
@@ -28,15 +28,27 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from gridarena.games.isolation import agents, aind_samples, fast
-from gridarena.games.isolation import tournament as t
-from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state
+from gridarena.arena.backends import make_backend
+from gridarena.arena.store import Store
+from gridarena.cli.aind import Arena, play_pairs, win_interval
+from gridarena.games.isolation import fast
+from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state, samples
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock
+from gridarena.games.isolation.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 from gridarena.games.isolation.rules import State
+
+#: AB_Improved for --strength, by --opponent: on its CPU clock, its fixed-depth proxy, or on the wall clock.
+OPPONENTS: dict[str, Callable[[], Any]] = {
+    "cpu": lambda: CpuClock(AlphaBetaPlayer(score_fn=samples.improved_score)),
+    "depth": ImprovedDepthPlayer,
+    "wall": lambda: AlphaBetaPlayer(score_fn=samples.improved_score),
+}
 
 
 def random_position(rng: random.Random, plies: int, width: int = 7, height: int = 7) -> State | None:
@@ -61,7 +73,7 @@ def positions(count: int, seed: int) -> list[State]:
 
 def aind_search(state: State, seconds: float, rng: random.Random) -> tuple[int, float, int]:
     """AB_Improved on the AIND board for ``seconds``: (nodes, elapsed, completed depth)."""
-    player = agents.AlphaBetaPlayer(score_fn=aind_samples.improved_score, timeout=0.0)
+    player = AlphaBetaPlayer(score_fn=samples.improved_score, timeout=0.0)
     seats = (player, "opponent") if state.ply % 2 == 0 else ("opponent", player)
     board = board_from_state(state, seats[0], seats[1], rng=rng)
     start = time.perf_counter()
@@ -105,7 +117,7 @@ def speed(count: int, seconds: float, seed: int) -> None:
 
 def depths(games: int, seed: int) -> None:
     """Part 2: completed depth at 150 ms per move at plies 5, 10 and 15."""
-    best = agents.BestPlayer()
+    best = BestPlayer()
     print(
         f"{'ply':>4} {'positions':>9} {'best: mean depth':>17} {'unsolved only':>14} {'solved':>7} {'AB_Improved':>12}"
     )
@@ -136,19 +148,29 @@ def depths(games: int, seed: int) -> None:
 
 
 def pairs(count: int, seed: int) -> None:
-    """Part 3: fair pairs of the best agent against AB_Improved at 150 ms per move."""
-    first = t.Agent(agents.BestPlayer(), "best")
-    second = t.Agent(t.make_player("ab_improved"), "AB_Improved")
+    """Part 3: fair pairs of the best agent against AB_Improved at 150 ms per move (the arena, one worker)."""
+    arena = Arena(Store(":memory:"), make_backend("process", 1), 150.0)
     start = time.perf_counter()
-    result = t.play_pairs(first, second, count, seed)
+    try:
+        result = play_pairs(arena, "best", "ab_improved(name=AB_Improved)", count, seed)
+    finally:
+        arena.backend.close()
     print(result.summary())
     print(f"reasons: {result.reasons}; {time.perf_counter() - start:.0f} s")
+
+
+def aind_opening(boards: list[Board], rng: random.Random) -> None:
+    """Two random moves (uniform over the blank cells) applied to every board, as AIND's tournament did."""
+    for _ in range(2):
+        move = rng.choice(boards[0].get_legal_moves())
+        for board in boards:
+            board.apply_move(move)
 
 
 class Watched:
     """A best player that remembers, per game, the first ply at which it proved a win or a loss."""
 
-    def __init__(self, player: agents.BestPlayer) -> None:
+    def __init__(self, player: BestPlayer) -> None:
         self.player = player
         self.proof: tuple[int, int] | None = None  # (ply, +1 won / -1 lost)
 
@@ -168,9 +190,8 @@ def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu
     a node budget: the machine's load changes neither. ``depth``: the fixed-depth proxy, best with
     the node budget. ``wall``: both at 150 ms of wall-clock time (load matters; timeouts counted).
     """
-    best = Watched(agents.BestPlayer(nodes=None if opponent == "wall" else nodes, trap=trap))
-    names = {"cpu": "ab_improved_cpu", "depth": "ab_improved_depth", "wall": "ab_improved"}
-    other: Any = t.make_player(names[opponent])
+    best = Watched(BestPlayer(nodes=None if opponent == "wall" else nodes, trap=trap))
+    other: Any = OPPONENTS[opponent]()
     limit = 150.0 if opponent == "wall" else 60_000.0  # else the budgets are nodes, depth or CPU time
     timeouts = 0
     rng = random.Random(seed)
@@ -187,7 +208,7 @@ def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu
     for _ in range(count):
         signs = []
         boards = [Board(best, other, 7, 7, rng), Board(other, best, 7, 7, rng)]
-        t._opening(boards, rng)
+        aind_opening(boards, rng)
         for board in boards:
             best.proof = None
             for engine in best.player._engines.values():
@@ -203,7 +224,7 @@ def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu
             else:
                 proved[best.proof[1], won].append(best.proof[0])
         split_pairs += sorted(signs) == [-1, 1]
-    lo, hi = t.win_interval(wins, games)
+    lo, hi = win_interval(wins, games)
     lost_proofs = proved[-1, True] + proved[-1, False]
     budget = "150 ms" if opponent == "wall" else f"nodes {nodes:,}"
     label = {
@@ -239,8 +260,8 @@ def solve_openings(count: int, nodes: int, seed: int, cap: int) -> None:
     """Part 5: solved random openings, and a fair pair of best against AB_Improved on each."""
     rng = random.Random(seed)
     solver = fast.Engine(7, 7, tt_bits=24, path_max=60, path_budget=200_000)
-    best = Watched(agents.BestPlayer(nodes=nodes))
-    other: Any = t.make_player("ab_improved_cpu")
+    best = Watched(BestPlayer(nodes=nodes))
+    other: Any = OPPONENTS["cpu"]()
     print(
         f"{'opening':>9} {'winner':>7} {'plies':>5} {'solve s':>8} {'nodes':>14}  {'best in won seat':>16}  {'best in lost seat':>17}"
     )
@@ -288,7 +309,7 @@ def solve_openings(count: int, nodes: int, seed: int, cap: int) -> None:
         f"\n{solved}/{count} openings solved, the first player wins {first_wins}; {time.process_time() - start:.0f} s CPU"
     )
     if solved:
-        lo, hi = t.win_interval(kept + saved, 2 * solved)
+        lo, hi = win_interval(kept + saved, 2 * solved)
         print(
             f"best won {kept}/{solved} of its won seats and {saved}/{solved} of its lost seats: "
             f"{kept + saved}/{2 * solved} = {50 * (kept + saved) / solved:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%);\n"
@@ -309,9 +330,7 @@ def main() -> None:
     parser.add_argument(
         "--strength", type=int, default=0, help="fair pairs against AB_Improved (see --opponent)"
     )
-    parser.add_argument(
-        "--nodes", type=int, default=agents.BEST_NODES, help="best's nodes per move in --strength"
-    )
+    parser.add_argument("--nodes", type=int, default=BEST_NODES, help="best's nodes per move in --strength")
     parser.add_argument(
         "--opponent", choices=["cpu", "depth", "wall"], default="cpu", help="--strength: AB_Improved's clock"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,10 @@ from gridarena.games.isolation.aind import (
     Board,
     board_from_state,
     load_agent_module,
+    samples,
     state_from_aind,
 )
+from gridarena.games.isolation.aind.agents import MinimaxPlayer
 from gridarena.games.isolation.rules import State, knight_targets
 
 AGENT_FILE = Path(__file__).parent / "data" / "aind_agent" / "game_agent.py"
@@ -180,6 +183,93 @@ def test_time_left_counts_down() -> None:
     assert 0 < seen[1] <= seen[0] <= 50
 
 
+def aind_play(board: Board, time_limit: float) -> tuple[Any, list[list[int]], str]:
+    """AIND's own Board.play loop, as in isolation/isolation.py (the oracle of the shared-loop version)."""
+    move_history: list[list[int]] = []
+    while True:
+        legal_player_moves = board.get_legal_moves()
+        game_copy = board.copy()
+        move_start = 1000 * time.perf_counter()
+
+        def time_left(start: float = move_start) -> float:
+            return time_limit - (1000 * time.perf_counter() - start)
+
+        curr_move = board._active_player.get_move(game_copy, time_left)
+        move_end = time_left()
+        if curr_move is None:
+            curr_move = Board.NOT_MOVED
+        if move_end < 0:
+            return board._inactive_player, move_history, "timeout"
+        if curr_move not in legal_player_moves:
+            reason = "forfeit" if legal_player_moves else "illegal move"
+            return board._inactive_player, move_history, reason
+        move_history.append(list(curr_move))
+        board.apply_move(curr_move)
+
+
+class Sloppy:
+    """A seeded player that now and then answers None, (-1, -1), a list or a blocked cell (AIND's ways to forfeit)."""
+
+    def __init__(self, seed: int, rate: float) -> None:
+        self.rng, self.rate = random.Random(seed), rate
+
+    def get_move(self, game: Board, time_left: aind.TimeLeft) -> Any:
+        legal = game.get_legal_moves()
+        if not legal or self.rng.random() >= self.rate:
+            return self.rng.choice(legal) if legal else (-1, -1)
+        return self.rng.choice([None, (-1, -1), list(legal[0]), (0, 0) if game.move_count else (9, 9)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([(7, 7), (5, 4), (4, 6)]),
+    st.integers(0, 10**6),
+    st.sampled_from([0.0, 0.05]),
+    st.integers(0, 3),
+)
+def test_play_on_the_shared_loop_is_aind_s_loop(
+    size: tuple[int, int], seed: int, rate: float, opening: int
+) -> None:
+    def game() -> tuple[Board, Any, Any]:
+        first = Sloppy(seed, rate)
+        second = (
+            samples.GreedyPlayer()
+            if seed % 2
+            else MinimaxPlayer(search_depth=2, score_fn=samples.improved_score)
+        )
+        board = Board(first, second, *size, rng=random.Random(seed))
+        for _ in range(opening):
+            board.apply_move(random.Random(seed).choice(board.get_legal_moves()))
+        return board, first, second
+
+    ours, theirs = game()[0], game()[0]
+    mine = ours.play(time_limit=10**9)
+    expected = aind_play(theirs, time_limit=10**9)
+    assert (mine[1], mine[2]) == (expected[1], expected[2])
+    assert (mine[0] is ours._player_1) == (expected[0] is theirs._player_1)
+    assert ours._board_state == theirs._board_state and ours.move_count == theirs.move_count
+    assert ours._rng.random() == theirs._rng.random()  # the shuffles drew the same numbers
+
+
+def test_play_lets_a_player_s_exception_through() -> None:
+    class Broken:
+        def get_move(self, game: Board, time_left: aind.TimeLeft) -> Any:
+            raise KeyError("no move here")
+
+    with pytest.raises(KeyError, match="no move here"):
+        Board(Scripted([(0, 0)]), Broken(), 3, 3).play()
+
+
+def test_play_asks_the_stuck_player_too() -> None:
+    stuck, other = Scripted([], delay_ms=30), Scripted([])
+    board = Board(stuck, other, 3, 3)
+    board.apply_move((1, 1))  # the centre of 3x3 has no knight move
+    board.apply_move((0, 0))
+    assert board.play(time_limit=10) == (other, [], "timeout")  # AIND waits for its answer, which is late
+    stuck.delay_ms = 0
+    assert board.play(time_limit=10) == (other, [], "illegal move")
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.sampled_from([(7, 7), (5, 4), (11, 9), (3, 8)]), st.integers(0, 40), st.integers(0, 10**6))
 def test_board_agrees_with_reference_rules(size: tuple[int, int], plies: int, seed: int) -> None:
@@ -212,10 +302,8 @@ def test_load_unmodified_agent_file() -> None:
     module = load_agent_module(AGENT_FILE)
     assert module.BOARD_CLASS_NAME == "Board"
     assert sys.modules["isolation"].Board is Board
-    from gridarena.games.isolation import aind_samples
-
     player = module.AlphaBetaPlayer(score_fn=module.custom_score_2, timeout=40.0)  # a wide margin: CI is busy
-    board = Board(player, aind_samples.RandomPlayer(random.Random(3)), rng=random.Random(3))
+    board = Board(player, samples.RandomPlayer(random.Random(3)), rng=random.Random(3))
     board.apply_move((3, 3))
     board.apply_move((0, 0))
     _, history, reason = board.play(time_limit=60)
@@ -241,10 +329,4 @@ def test_sample_players_beside_the_agent_win(tmp_path: Path) -> None:
         "from sample_players import improved_score\nVALUE = improved_score(None, None)\n"
     )
     assert load_agent_module(tmp_path / "game_agent.py").VALUE == 42.0
-    assert load_agent_module(AGENT_FILE).improved_score is aind_samples_module().improved_score
-
-
-def aind_samples_module() -> object:
-    from gridarena.games.isolation import aind_samples
-
-    return aind_samples
+    assert load_agent_module(AGENT_FILE).improved_score is samples.improved_score

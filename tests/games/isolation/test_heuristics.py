@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from iso_states import random_state
 from scipy.signal import correlate2d
 
-from gridarena.games.isolation import aind_samples as samples
 from gridarena.games.isolation import heuristics as h
-from gridarena.games.isolation.aind import Board, board_from_state
+from gridarena.games.isolation.aind import Board, board_from_state, samples
 from gridarena.games.isolation.rules import State
 
 EXAMPLE_MOVES = [(2, 3), (0, 5), (1, 1), (2, 4)]  # spec section 8: placements, then one jump each

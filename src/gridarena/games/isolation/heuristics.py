@@ -2,7 +2,7 @@
 
 Each heuristic is written once as a formula over a few numbers (``*_value``), then wrapped twice:
 here as ``evaluate(state, player) -> float`` over gridarena's reference state (fields ``width``,
-``height``, ``blocked``, ``locs``, ``ply``; cells row-major), and in :mod:`aind_samples` as AIND's
+``height``, ``blocked``, ``locs``, ``ply``; cells row-major), and in :mod:`.aind.samples` as AIND's
 ``score(game, player)`` over the AIND ``Board``. Both first return ``-inf`` when ``player`` is to
 move without a move and ``+inf`` when the opponent is, as AIND's sample heuristics do.
 

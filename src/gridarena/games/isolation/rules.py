@@ -5,7 +5,7 @@ jumps like a chess knight to a blank cell; every cell a piece has entered stays 
 player to move with no legal move loses (no draws). Cells are row-major integers,
 ``cell = row * width + col``; a cell's text is its column letter and row number (``c2``).
 
-This module is the oracle: it favours clarity over speed (the fast engine is ``fast.py``).
+This module is the oracle: it favours clarity over speed (the fast engine is the ``fast`` package).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Every score has AIND's signature ``score(game, player) -> float`` over the AIND
 :mod:`gridarena.games.isolation.heuristics`. This module also stands in for ``sample_players``
 when an AIND ``game_agent.py`` is loaded without one beside it.
 
->>> from gridarena.games.isolation.aind import Board
+>>> from gridarena.games.isolation.aind.board import Board
 >>> game = Board("p1", "p2")
 >>> for move in [(2, 3), (0, 5), (1, 1), (2, 4)]:
 ...     game.apply_move(move)
@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, Final, TypeAlias
 
 from gridarena.games.isolation import heuristics as h
-from gridarena.games.isolation.aind import SHARED_RNG, Board, Move, TimeLeft
+from gridarena.games.isolation.aind.board import SHARED_RNG, Board, Move, TimeLeft
 
 Score: TypeAlias = Callable[[Board, Any], float]
 """AIND's evaluation signature ``score(game, player) -> float``."""

@@ -1,10 +1,11 @@
-"""The 2017 Udacity AIND ``isolation.Board``, faithful to its API and quirks, and a loader for AIND agents.
+"""The 2017 Udacity AIND ``isolation.Board``, faithful to its API and quirks.
 
 Everything an AIND ``game_agent.py`` or ``sample_players.py`` may touch behaves as in the original:
 column-major cells (``row + col * height``), the flat ``_board_state`` list with its three trailing
 entries (side to move, player 2's cell, player 1's cell), ``NOT_MOVED = None``, legal moves shuffled
 on every call, ``forecast_move`` on a copy, ``apply_move`` without any check, and ``play(time_limit)``
-with the original order of checks and the reasons ``"timeout"``, ``"forfeit"`` and ``"illegal move"``.
+with the original order of checks and the reasons ``"timeout"``, ``"forfeit"`` and ``"illegal move"``,
+played on the shared game loop (:func:`gridarena.core.play.play_game`).
 
 The one deliberate difference: AIND shuffled with the global ``random`` module. Here every board
 shuffles with a ``random.Random`` it is given, and by default with :data:`SHARED_RNG`, one
@@ -21,22 +22,24 @@ module-level generator shared by all boards and their copies (as the global modu
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-import timeit
-import types
+import time
 from collections.abc import Callable, Hashable
-from pathlib import Path
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias
 
+from gridarena.core.bot import Decision
+from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.errors import GridArenaError
-from gridarena.games.isolation.rules import State
+from gridarena.core.gameclock import GameClock, game_clock
+from gridarena.core.play import GameRecord, Turn, play_game
+from gridarena.core.types import Game, GameState, Player
+from gridarena.games.isolation.rules import Isolation, State
 
 TIME_LIMIT_MILLIS = 150
 
 Move: TypeAlias = tuple[int, int]
 """An AIND move or location: ``(row, col)``; ``(-1, -1)`` means "no move"."""
+NO_MOVE: Final[Move] = (-1, -1)
 
 TimeLeft: TypeAlias = Callable[[], float]
 """AIND's ``time_left()``: milliseconds left for this move (negative once overrun)."""
@@ -45,10 +48,6 @@ TimeLeft: TypeAlias = Callable[[], float]
 SHARED_RNG = random.Random(0)
 
 _KNIGHT_STEPS: tuple[Move, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
-
-
-class AgentLoadError(GridArenaError, ImportError):
-    """An AIND agent file that cannot be loaded; the message names the file."""
 
 
 class AindPlayer(Protocol):
@@ -230,88 +229,100 @@ class Board:
         return "-"
 
     def play(self, time_limit: float = TIME_LIMIT_MILLIS) -> tuple[Any, list[list[int]], str]:
-        """Play to the end; ``(winner, moves made here as [row, col] lists, reason)`` as AIND returns it.
+        """Play to the end on the shared loop; ``(winner, moves made here as [row, col] lists, reason)`` as AIND.
 
-        The clock is read only after ``get_move`` returns, and a late move loses even when legal.
+        Each player gets a copy of the board and AIND's ``time_left()`` (``time_limit`` ms from the
+        start of its move); the clock is read only after ``get_move`` returns, and a late move
+        loses even when legal. Reasons: ``"timeout"`` first, then ``"forfeit"`` for a move that is
+        not legal, and ``"illegal move"`` for the normal end. A player's exception goes through.
+        Unlike AIND's loop, it needs a board the rules accept (1 to 26 cells a side, two cells at least).
         """
-        move_history: list[list[int]] = []
-        while True:
-            legal_player_moves = self.get_legal_moves()
-            game_copy = self.copy()
-            move_start = 1000 * timeit.default_timer()
-
-            def time_left(start: float = move_start) -> float:
-                return time_limit - (1000 * timeit.default_timer() - start)
-
-            curr_move = self._active_player.get_move(game_copy, time_left)
-            move_end = time_left()
-            if curr_move is None:
-                curr_move = Board.NOT_MOVED
-            if move_end < 0:
-                return self._inactive_player, move_history, "timeout"
-            # List membership against tuples: a move returned as a list is never legal (AIND quirk).
-            if curr_move not in legal_player_moves:
-                reason = "forfeit" if legal_player_moves else "illegal move"
-                return self._inactive_player, move_history, reason
-            move_history.append(list(curr_move))
-            self.apply_move(curr_move)
+        seats = [
+            _PlayerSeat(self, player, name)
+            for player, name in ((self._player_1, "player 1"), (self._player_2, "player 2"))
+        ]
+        moves = _AppliedMoves(self)
+        clock = game_clock(time_limit / 1000.0, 2, grace=0.0)
+        game = Isolation(self.width, self.height)
+        record = play_game(game, seats, seed=0, state=state_from_aind(self), clock=clock, recorders=[moves])
+        outcome = record.outcome
+        mover = self.move_count % 2  # the live board has every accepted move
+        if outcome.termination == "crash":
+            raise seats[mover].error or GridArenaError(outcome.reason)
+        reason = aind_reason(outcome.termination)
+        if outcome.termination == "normal" and _answers_late(seats[mover], clock, mover):
+            reason = "timeout"  # AIND asks the player without a move too, and a late answer loses on time
+        return self._inactive_player, moves.history, reason
 
 
-def isolation_shim() -> types.ModuleType:
-    """A module ``isolation`` (with submodule ``isolation.isolation``) exporting this :class:`Board`."""
-    package = types.ModuleType("isolation")
-    package.__path__ = []
-    inner = types.ModuleType("isolation.isolation")
-    for module in (package, inner):
-        module.Board = Board  # type: ignore[attr-defined]
-        module.TIME_LIMIT_MILLIS = TIME_LIMIT_MILLIS  # type: ignore[attr-defined]
-    package.isolation = inner  # type: ignore[attr-defined]
-    return package
+def aind_reason(termination: str) -> str:
+    """AIND's reason for an end that the game loop calls ``termination`` (any other forfeit: ``"forfeit"``).
 
-
-def install_shim() -> None:
-    """Make ``import isolation`` / ``from isolation import Board`` give this module's Board."""
-    package = isolation_shim()
-    sys.modules["isolation"] = package
-    sys.modules["isolation.isolation"] = package.isolation
-
-
-def _provide_samples(sibling: Path) -> None:
-    """Make ``import sample_players`` find the file beside the agent, else gridarena's stand-in."""
-    current = sys.modules.get("sample_players")
-    if sibling.is_file():
-        if current is not None and getattr(current, "__file__", None) != str(sibling):
-            del sys.modules["sample_players"]  # an earlier agent's samples, or the stand-in
-        return
-    from gridarena.games.isolation import aind_samples
-
-    sys.modules["sample_players"] = aind_samples
-
-
-def load_agent_module(path: str | Path, module_name: str | None = None) -> types.ModuleType:
-    """Import an unmodified AIND file (``game_agent.py``, ``sample_players.py``) against this Board.
-
-    The file's own folder is searched first for its imports (so ``from sample_players import ...``
-    finds the ``sample_players.py`` beside it); without one, gridarena's samples stand in.
+    >>> aind_reason("normal"), aind_reason("timeout"), aind_reason("illegal")
+    ('illegal move', 'timeout', 'forfeit')
     """
-    path = Path(path)
-    if not path.is_file():
-        raise AgentLoadError(f"{path}: no such agent file")
-    install_shim()
-    _provide_samples(path.parent / "sample_players.py")
-    name = module_name or f"_aind_agent_{path.stem}_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise AgentLoadError(f"{path}: not a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:
-        raise AgentLoadError(f"{path}: {type(error).__name__}: {error}") from error
-    finally:
-        sys.path.remove(str(path.parent))
-    return module
+    return {"normal": "illegal move", "timeout": "timeout", "adjudicated": "adjudicated"}.get(
+        termination, "forfeit"
+    )
+
+
+class _PlayerSeat:
+    """An AIND player on the shared game loop, asked on a copy of the live board as ``Board.play`` asks it."""
+
+    def __init__(self, board: Board, player: Any, name: str) -> None:
+        self.board, self.player, self.name = board, player, name
+        self.error: Exception | None = None
+
+    def reset(self, game: Game[Any], seat: Player, seed: int) -> None:
+        """Nothing to reset: the player is AIND's object, with whatever state it keeps."""
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        """The player's move as a cell, or -1 (illegal) when it is not in AIND's list of legal moves."""
+        move = self.ask(clock)
+        return Decision(-1 if move is None else move[0] * self.board.width + move[1])
+
+    def ask(self, clock: TimeControl) -> Move | None:
+        """AIND's turn: the legal moves, a copy, ``get_move`` with ``time_left``; the move if it is legal."""
+        assert isinstance(clock, TurnClock) and clock.limit is not None
+        limit_ms, now = 1000.0 * clock.limit, clock.clock
+        try:
+            legal = self.board.get_legal_moves()
+            game_copy = self.board.copy()
+            start = now()
+            move = self.player.get_move(game_copy, lambda: limit_ms - 1000.0 * (now() - start))
+            # List membership against tuples: a move returned as a list is never legal (AIND quirk).
+            return legal[legal.index(move)] if move in legal else None
+        except Exception as error:  # AIND's play() lets it through; the loop would make it a forfeit
+            self.error = error
+            raise
+
+
+class _AppliedMoves:
+    """A recorder of the game loop: applies each accepted move to the live board and keeps AIND's history."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.history: list[list[int]] = []
+
+    def turn(self, turn: Turn, state: GameState[Any]) -> None:
+        """Apply the move the loop just accepted (the mover's new cell)."""
+        assert isinstance(state, State)
+        cell = state.locs[turn.player]
+        assert cell is not None
+        move = divmod(cell, self.board.width)
+        self.history.append(list(move))
+        self.board.apply_move(move)
+
+    def result(self, record: GameRecord) -> None:
+        """Nothing to do at the end."""
+
+
+def _answers_late(seat: _PlayerSeat, clock: GameClock, player: Player) -> bool:
+    """Whether the player without a move, asked as AIND asks it, answers after its time limit."""
+    turn_clock = clock.turn_clock(player)
+    start = time.perf_counter()
+    seat.ask(turn_clock)
+    return clock.charge(player, time.perf_counter() - start, 0.0) is not None
 
 
 def board_from_state(
