@@ -34,7 +34,7 @@ from gridarena.games.pentocity.land import (
     group_mask,
 )
 from gridarena.games.pentocity.rules import Pentocity, PentocityState
-from gridarena.games.pentocity.sequencers import grid_neighbours
+from gridarena.games.pentocity.sequencers import grid_neighbours, trace_back
 
 UNREACHABLE: Final = 10_000
 _FOUR: Final = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
@@ -124,20 +124,11 @@ def shortest_road(land: Land, cells: Shape) -> frozenset[Cell] | None:
         p = queue.popleft()
         for x in grid_neighbours(p):
             if x in building:
-                return _trace(previous, p)
+                return trace_back(previous, p)
             if x not in previous and empty[x]:
                 previous[x] = p
                 queue.append(x)
     return None
-
-
-def _trace(previous: dict[Cell, Cell | None], end: Cell) -> frozenset[Cell]:
-    path: list[Cell] = []
-    cell: Cell | None = end
-    while cell is not None:
-        path.append(cell)
-        cell = previous[cell]
-    return frozenset(path)
 
 
 def _state(state: GameState[Any]) -> PentocityState:

@@ -60,6 +60,20 @@ def grid_neighbours(cell: Cell, side: int = SIDE) -> list[Cell]:
     return [(a, b) for a, b in out if 0 <= a < side and 0 <= b < side]
 
 
+def trace_back(previous: dict[Cell, Cell | None], end: Cell) -> frozenset[Cell]:
+    """The cells of a breadth-first search's path to ``end`` (``previous`` links each cell to where it came from).
+
+    >>> sorted(trace_back({(0, 0): None, (0, 1): (0, 0), (1, 1): (0, 1)}, (1, 1)))
+    [(0, 0), (0, 1), (1, 1)]
+    """
+    path: list[Cell] = []
+    cell: Cell | None = end
+    while cell is not None:
+        path.append(cell)
+        cell = previous[cell]
+    return frozenset(path)
+
+
 def walk(rng: JavaRandom) -> Building:
     """The random-walk residence: four steps from (0, 0), one ``nextInt`` each, never revisiting a cell.
 

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from gridarena.games.pentocity.bots import UNREACHABLE
 from gridarena.games.pentocity.buildings import Cell, Shape
 from gridarena.games.pentocity.land import SIDE, CellType, Land, Mask, group_mask
-from gridarena.games.pentocity.sequencers import grid_neighbours
+from gridarena.games.pentocity.sequencers import grid_neighbours, trace_back
 
 _FAR_ROAD: Final = UNREACHABLE
 _EMPTY: Final = int(CellType.EMPTY)  # plain ints: enum attribute lookups dominated the profile
@@ -64,7 +64,7 @@ def extend_group(
     while queue:
         cell, length = queue.popleft()
         if any(groups[i][j] for i, j in grid_neighbours(cell)):
-            return _path(previous, cell)
+            return trace_back(previous, cell)
         if length == MAX_EXTENSION:
             continue
         for n in grid_neighbours(cell):
@@ -72,15 +72,6 @@ def extend_group(
                 previous[n] = cell
                 queue.append((n, length + 1))
     return None
-
-
-def _path(previous: dict[Cell, Cell | None], end: Cell) -> frozenset[Cell]:
-    out: list[Cell] = []
-    cell: Cell | None = end
-    while cell is not None:
-        out.append(cell)
-        cell = previous[cell]
-    return frozenset(out)
 
 
 def exposed(land: Land, cells: Iterable[Cell], taken: set[Cell]) -> int:
