@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from iso_states import random_state
 
+from countfiles import Entry, entry_state, read_count_file
 from gridarena.games.isolation.fast import endgame, movegen
 from gridarena.games.isolation.fast.engine import Engine, negamax_ref, solve_ref
-from gridarena.games.isolation.formats import parse_board
 from gridarena.games.isolation.rules import State
 
 PERFT_FILE = Path(__file__).parents[2] / "data" / "isolation" / "perft.txt"
@@ -29,26 +29,16 @@ def engine(width: int, height: int, **options: object) -> Engine:
     return ENGINES[key]
 
 
-def perft_entries() -> list[tuple[str, list[str], dict[int, int]]]:
-    entries: list[tuple[str, list[str], dict[int, int]]] = []
-    for line in PERFT_FILE.read_text().splitlines():
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            continue
-        if words[0] == "id":
-            entries.append((words[1], [], {}))
-        elif words[0] == "state":
-            entries[-1][1].extend(words[2].split("/"))
-        elif words[0] == "perft":
-            entries[-1][2][int(words[1])] = int(words[2])
-    return entries
+PERFT_ENTRIES = read_count_file(PERFT_FILE, "isolation")
 
 
-@pytest.mark.parametrize("name, rows, counts", perft_entries(), ids=[e[0] for e in perft_entries()])
-def test_perft_file(name: str, rows: list[str], counts: dict[int, int]) -> None:
-    state = parse_board(rows)
-    for depth, expected in counts.items():
-        assert engine(state.width, state.height).perft(state, depth) == expected, f"{name}: perft {depth}"
+@pytest.mark.parametrize("entry", PERFT_ENTRIES, ids=[e.name for e in PERFT_ENTRIES])
+def test_perft_file(entry: Entry) -> None:
+    state = entry_state(entry)
+    assert isinstance(state, State)
+    for count in entry.counts:
+        found = engine(state.width, state.height).perft(state, count.depth or 0)
+        assert found == count.expected, f"{entry.name}: perft {count.depth}"
 
 
 @settings(deadline=None, max_examples=40)
