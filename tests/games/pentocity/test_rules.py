@@ -22,6 +22,7 @@ from gridarena.core.errors import (
     StateFormatError,
     UnknownNameError,
 )
+from gridarena.core.javarandom import JavaRandom
 from gridarena.core.types import CHANCE, TERMINAL
 from gridarena.games.pentocity import CellType, InvalidMoveError, Move, Pentocity, PentocityState
 from gridarena.games.pentocity.buildings import (
@@ -36,7 +37,6 @@ from gridarena.games.pentocity.buildings import (
     residence,
 )
 from gridarena.games.pentocity.formats import parse_land
-from gridarena.games.pentocity.javarandom import JavaRandom
 from gridarena.games.pentocity.sequencers import Changes, Sequencer, make_sequencer, take
 
 ONE = rect(1, 1)

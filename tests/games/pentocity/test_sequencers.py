@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from gridarena.cli import pentocity as cli
 from gridarena.core.errors import StateFormatError, UnknownNameError
+from gridarena.core.javarandom import JavaRandom
 from gridarena.games.pentocity.buildings import G2, G3, I_H, PENTO, TANK_A, TANK_B, Kind, X, rect
 from gridarena.games.pentocity.formats import request_line
-from gridarena.games.pentocity.javarandom import JavaRandom
 from gridarena.games.pentocity.sequencers import (
     SEQUENCERS,
     TOURNAMENT_SEQUENCERS,

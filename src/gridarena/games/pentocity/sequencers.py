@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from gridarena.core.errors import StateFormatError, UnknownNameError
+from gridarena.core.javarandom import JavaRandom, scramble
 from gridarena.core.types import JSON
 from gridarena.games.pentocity.buildings import (
     G2,
@@ -42,7 +43,6 @@ from gridarena.games.pentocity.buildings import (
     rect,
     residence,
 )
-from gridarena.games.pentocity.javarandom import JavaRandom, scramble
 
 SIDE: Final = 50
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gridarena.games.pentocity.javarandom import MASK, JavaRandom, fdlibm_log, scramble
+from gridarena.core.javarandom import MASK, JavaRandom, fdlibm_log, scramble
 
 SEED64 = st.integers(-(1 << 63), (1 << 63) - 1)
 

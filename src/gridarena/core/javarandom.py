@@ -1,7 +1,8 @@
 """A bit-exact port of ``java.util.Random`` (the 48-bit linear congruential generator).
 
-The Pentocity sequencers draw from ``java.util.Random``; given the same seed this class returns the same
-numbers in the same order, so a Python sequencer emits exactly the Java request stream.
+Games ported from Java referees draw from ``java.util.Random`` (the Pentocity sequencers, Ice and
+Fire's map generator); given the same seed this class returns the same numbers in the same order, so a
+Python port emits exactly the Java stream.
 
 >>> rng = JavaRandom(42)
 >>> [rng.next_int(100) for _ in range(5)]
