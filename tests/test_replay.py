@@ -12,6 +12,7 @@ from gridarena.arena.replay import ReplayRecorder, compact, format_replay, read_
 from gridarena.cli.main import main
 from gridarena.cli.replay import check_replay
 from gridarena.core.errors import GridArenaError, ReplayFormatError
+from gridarena.core.files import FileReadError
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
 
@@ -108,8 +109,8 @@ def test_bad_replays_name_file_and_line(tmp_path: Path, content: str, message: s
 
 
 def test_a_missing_or_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(ReplayFormatError, match="no such file"):
+    with pytest.raises(FileReadError, match=r"missing\.jsonl: cannot read the replay: no such file"):
         read_replay(tmp_path / "missing.jsonl")
     (tmp_path / "x.json.gz").write_bytes(b"\x1f\x8b\x08garbage")
-    with pytest.raises(ReplayFormatError, match="corrupt gzip"):
+    with pytest.raises(FileReadError, match="corrupt gzip"):
         read_replay(tmp_path / "x.json.gz")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gridarena.core.errors import SpecError
+from gridarena.core.files import read_text
 from gridarena.core.specs import format_spec, parse_spec
 
 PROGRAM_KEYS: Final = frozenset({"name", "cmd", "protocol", "cwd", "env", "timeout", "startup_timeout"})
@@ -45,10 +46,9 @@ def player_spec(table: Mapping[str, Any], path: str, index: int) -> str:
 
 def players_from_file(path: str | Path) -> list[str]:
     """Every player of a TOML players file, as spec strings in file order."""
+    text = read_text(path, "players file")
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"{path}: no such players file") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML ({exc})") from None
     tables = data.get("player")

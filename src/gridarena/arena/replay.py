@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from gridarena import __version__
 from gridarena.core.errors import ReplayFormatError
+from gridarena.core.files import read_text
 from gridarena.core.types import JSON, Game, GameState, Outcome
 
 if TYPE_CHECKING:
@@ -140,19 +141,6 @@ class ReplayWriter:
         self.close()
 
 
-def _open_text(path: Path) -> str:
-    raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise ReplayFormatError(str(path), 0, f"corrupt gzip data ({exc})") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReplayFormatError(str(path), 0, f"not UTF-8 text ({exc.reason})") from None
-
-
 def _check_header(path: Path, header: Any) -> dict[str, JSON]:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ReplayFormatError(str(path), 1, f'not a gridarena replay (no "format": "{FORMAT}" header)')
@@ -187,10 +175,7 @@ def read_replay(path: str | os.PathLike[str], *, warn: Callable[[str], None] = w
     Python warning.
     """
     path = Path(path)
-    try:
-        text = _open_text(path)
-    except FileNotFoundError:
-        raise ReplayFormatError(str(path), 0, "no such file") from None
+    text = read_text(path, "replay", gunzip=True)
     stripped = text.lstrip()
     if stripped.startswith("{") and '"header"' in stripped[:200]:
         try:

@@ -129,6 +129,24 @@ def _game_row(row: sqlite3.Row) -> dict[str, JSON]:
     return record
 
 
+SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+
+
+def _check_file(path: Path) -> None:
+    """A path that exists must be an SQLite file (an empty file is fine: SQLite makes it one)."""
+    if path.is_dir():
+        raise StoreError(f"{path}: is a directory, not a database file")
+    if not path.exists():
+        return
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the database: {exc.strerror}") from None
+    if head and head != SQLITE_MAGIC:
+        raise StoreError(f"{path}: not an SQLite database (gridarena keeps its results in SQLite files)")
+
+
 class Store:
     """The tournament database (``":memory:"`` for tests)."""
 
@@ -136,17 +154,26 @@ class Store:
         self.path = Path(path) if str(path) != ":memory:" else None
         self.durable = durable
         if self.path is not None:
+            _check_file(self.path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the database ({exc})") from None
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a committed game survives a killed process; FULL also survives power loss.
-        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        try:
+            self.db.row_factory = sqlite3.Row
+            self._check_foreign()  # before WAL mode, which would rewrite the header of a stranger's file
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a committed game survives a killed process; FULL also survives power loss.
+            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:  # a damaged file passes the header check and fails here
+            self.db.close()
+            raise StoreError(f"{path}: not a usable gridarena database ({exc})") from None
+        except StoreError:
+            self.db.close()
+            raise
 
     def close(self) -> None:
         """Close the connection."""
@@ -172,6 +199,18 @@ class Store:
     def schema_version(self) -> int:
         """``PRAGMA user_version``: the schema version of the file."""
         return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _check_foreign(self) -> None:
+        """Refuse an SQLite database of something else rather than add our tables to it."""
+        if self.schema_version() != 0:
+            return
+        tables = [row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if tables:
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(
+                f"{self.path}: an SQLite database of something else (tables {shown}), not a gridarena "
+                "results database; name a new file"
+            )
 
     def _migrate(self) -> None:
         version = self.schema_version()

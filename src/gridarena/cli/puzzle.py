@@ -18,12 +18,15 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from gridarena.cli.help import examples
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import read_text
 from gridarena.games.slidingpuzzle.bench import run_method
 from gridarena.games.slidingpuzzle.formats import (
+    PuzzleCase,
     check_solution,
     format_solution,
     moves_to_json,
@@ -31,7 +34,7 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_pdb_config,
     parse_solution,
 )
-from gridarena.games.slidingpuzzle.heuristics import make_heuristic, pdb_heuristic
+from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
 from gridarena.games.slidingpuzzle.idastar import IdaStar
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import (
@@ -43,11 +46,9 @@ from gridarena.games.slidingpuzzle.pdb import (
     save_pdb,
 )
 from gridarena.games.slidingpuzzle.pdb.partitions import board_key, pdb_folder
-from gridarena.games.slidingpuzzle.rules import Action
+from gridarena.games.slidingpuzzle.rules import Action, Board
 from gridarena.games.slidingpuzzle.solvers import ALGORITHMS, default_algorithm, solution_stats, solve
 from gridarena.search import Solution
-
-HELP = "sliding puzzles: solve cases, build pattern databases, benchmark"
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -64,9 +65,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add ``solve``, ``check``, ``pdb build`` and ``bench``."""
     commands = parser.add_subparsers(dest="puzzle_command", metavar="COMMAND", required=True)
 
-    solve_cmd = commands.add_parser("solve", help="solve a homework case or a one-line board optimally")
+    solve_cmd = commands.add_parser(
+        "solve",
+        help="solve homework cases or one-line boards optimally",
+        **examples(
+            "gridarena puzzle solve case1_1.in",
+            "gridarena puzzle solve cases/            every case of a folder, tables loaded once",
+            "gridarena puzzle solve --algo astar --weight 1.5 hard.in",
+        ),
+    )
     solve_cmd.add_argument(
-        "file", help="a homework case (.in) or a file with a one-line board; '-' reads stdin"
+        "file",
+        nargs="+",
+        help="homework cases (.in), files with a one-line board, or folders of them; '-' reads stdin",
     )
     solve_cmd.add_argument(
         "--algo",
@@ -93,15 +104,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve_cmd.add_argument("--json", action="store_true", help="answer and statistics as JSON on stdout")
     solve_cmd.set_defaults(puzzle_handler=run_solve)
 
-    check_cmd = commands.add_parser("check", help="replay an answer file against a case, strictly")
-    check_cmd.add_argument("case")
-    check_cmd.add_argument("answer")
+    check_cmd = commands.add_parser(
+        "check",
+        help="replay an answer file against a case, strictly",
+        **examples("gridarena puzzle check case1_1.in case1_1.out --optimal 12"),
+    )
+    check_cmd.add_argument("case", help="the homework case (.in) that was solved")
+    check_cmd.add_argument(
+        "answer", help="the answer file: the number of slides, then one `cell direction` line each"
+    )
     check_cmd.add_argument("--optimal", type=int, help="also require this length")
     check_cmd.set_defaults(puzzle_handler=run_check)
 
-    pdb_cmd = commands.add_parser("pdb", help="pattern databases")
+    pdb_cmd = commands.add_parser(
+        "pdb", help="pattern databases", **examples("gridarena puzzle pdb build --board 4x4 --partition 7-8")
+    )
     pdb_sub = pdb_cmd.add_subparsers(dest="pdb_command", metavar="COMMAND", required=True)
-    build = pdb_sub.add_parser("build", help="build a PDB set from a configuration file or a named partition")
+    build = pdb_sub.add_parser(
+        "build",
+        help="build a PDB set from a configuration file or a named partition",
+        **examples(
+            "gridarena puzzle pdb build --board homework --partition 6-6-3r",
+            "gridarena puzzle pdb build pdb.conf",
+        ),
+    )
     build.add_argument("config", nargs="?", help="the student's PDB configuration file")
     build.add_argument("--board", help="'homework' or RxC such as 4x4 (with --partition)")
     build.add_argument(
@@ -121,19 +147,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--json", action="store_true", help="the built files as JSON on stdout")
     build.set_defaults(puzzle_handler=run_build)
 
-    bench = commands.add_parser("bench", help="solve seeded random boards and summarise")
+    bench = commands.add_parser(
+        "bench",
+        help="solve seeded random boards and summarise",
+        **examples("gridarena puzzle bench --board 3x3 --count 20 --seed 1"),
+    )
     bench.add_argument("--board", default="homework", help="'homework' or RxC (default homework)")
-    bench.add_argument("--blank-first", action="store_true")
-    bench.add_argument("--count", type=int, default=100)
+    bench.add_argument("--blank-first", action="store_true", help="classic boards: Korf's goal (blank first)")
+    bench.add_argument("--count", type=int, default=100, help="how many boards (default 100)")
     bench.add_argument(
         "--walk", type=int, default=1000, help="slides of each random walk (0: uniform random boards)"
     )
     bench.add_argument("--seed", type=int, help="first instance's seed (drawn and printed when absent)")
     bench.add_argument("--partition", help="PDB partition; without it, Manhattan distance")
     bench.add_argument("--mirror", action="store_true", help="also look the mirrored board up")
-    bench.add_argument("--pdb", metavar="DIR")
-    bench.add_argument("--max-nodes", type=int, default=1 << 62)
-    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--pdb", metavar="DIR", help="PDB directory (default: the cache)")
+    bench.add_argument(
+        "--max-nodes",
+        type=int,
+        default=1 << 62,
+        help="give up on a board after this many expansions (default: never)",
+    )
+    bench.add_argument(
+        "--json",
+        action="store_true",
+        help="the summary, with every board's length, nodes and time, as JSON on stdout",
+    )
     bench.set_defaults(puzzle_handler=run_bench)
 
 
@@ -143,29 +182,110 @@ def run(args: argparse.Namespace) -> int:
     return handler(args)
 
 
-def _read(path: str) -> str:
+def _read(path: str, what: str = "case") -> str:
     if path == "-":
         return sys.stdin.read()
-    try:
-        return Path(path).read_text()
-    except OSError as error:
-        raise PuzzleUsageError(f"{path}: cannot read: {error.strerror}") from error
+    return read_text(path, what)
+
+
+def case_paths(names: Sequence[str]) -> list[str]:
+    """The cases to solve: each name, with a folder standing for its files in name order."""
+    paths: list[str] = []
+    for name in names:
+        folder = Path(name)
+        if name != "-" and folder.is_dir():
+            found = sorted(str(p) for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not found:
+                raise PuzzleUsageError(f"{name}: a folder without case files")
+            paths.extend(found)
+        else:
+            paths.append(name)
+    return paths
+
+
+class _Tables:
+    """The heuristics of one run, built (and their pattern databases loaded) once per goal."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.cache: dict[tuple[Board, str | None], tuple[Heuristic | None, str]] = {}
+
+    def pick(self, case: PuzzleCase) -> tuple[Heuristic | None, str]:
+        """The heuristic (None: the solver's default) and algorithm for ``case``."""
+        args = self.args
+        if args.algo != "pdb":
+            return None, args.algo
+        key = (case.goal, args.partition)
+        if key not in self.cache:
+            name = args.partition or default_partition(case.goal)
+            if name is None:  # a board this small needs no pattern database
+                _say(
+                    f"{board_key(case.goal)} board: no default pattern database, so "
+                    f"{default_algorithm(args.weight)} with the Manhattan distance (--partition names one)"
+                )
+                self.cache[key] = (None, default_algorithm(args.weight))
+            else:
+                heuristic = pdb_heuristic(case.goal, name, args.pdb, progress=_say)
+                self.cache[key] = (heuristic, default_algorithm(args.weight))
+        return self.cache[key]
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    """Solve one case and print the homework answer."""
-    case = parse_case(_read(args.file), args.file, blank_first=args.blank_first)
-    heuristic, algorithm = None, args.algo
-    if args.algo == "pdb":  # the PDB heuristic, with the algorithm that suits the weight
-        name = args.partition or default_partition(case.goal)
-        if name is None:
-            raise PuzzleUsageError(
-                f"no default partition for a {board_key(case.goal)} board; pass --partition"
-            )
-        heuristic = pdb_heuristic(case.goal, name, args.pdb, progress=_say)
-        algorithm = default_algorithm(args.weight)
-    found = solve(case, algorithm, heuristic, max_nodes=args.max_nodes, weight=args.weight)
-    return _report(found, args.json)
+    """Solve each case and print the homework answer (a header line per case when there are several)."""
+    paths = case_paths(args.file)
+    tables = _Tables(args)
+    if len(paths) == 1:
+        found = _solve_one(paths[0], args, tables)
+        return _report(found, args.json)
+    results: list[dict[str, object]] = []
+    failed = 0
+    for path in paths:
+        try:
+            found = _solve_one(path, args, tables)
+        except GridArenaError as exc:  # one bad case costs only itself: the others are still solved
+            failed += 1
+            _say(f"{path}: error: {exc}")
+            results.append({"case": path, "error": str(exc)})
+            continue
+        stats = solution_stats(found)
+        failed += found.path is None
+        moves = None if found.path is None else moves_to_json(found.path)
+        results.append({"case": path, "moves": moves, **stats})
+        if not args.json:
+            print(f"# {path}")
+            if found.path is not None:
+                sys.stdout.write(format_solution(found.path))
+            else:
+                print(f"no solution: {found.status}" + (f" ({found.reason})" if found.reason else ""))
+            _say(f"{path}: " + " ".join(f"{k}={v}" for k, v in stats.items() if v not in ("", None)))
+    totals = _totals(results)
+    if args.json:
+        print(json.dumps({"cases": results, "totals": totals}))
+    else:
+        _say("total: " + " ".join(f"{k}={v}" for k, v in totals.items()))
+    return 1 if failed else 0
+
+
+def _solve_one(path: str, args: argparse.Namespace, tables: _Tables) -> Solution[Action]:
+    case = parse_case(_read(path), path, blank_first=args.blank_first)
+    heuristic, algorithm = tables.pick(case)
+    return solve(case, algorithm, heuristic, max_nodes=args.max_nodes, weight=args.weight)
+
+
+def _totals(results: Sequence[dict[str, object]]) -> dict[str, object]:
+    solved = [r for r in results if r.get("moves") is not None]
+
+    def total(key: str) -> int | float:
+        return sum(r[key] for r in solved if isinstance(r.get(key), int | float))  # type: ignore[misc]
+
+    return {
+        "cases": len(results),
+        "solved": len(solved),
+        "slides": total("length"),
+        "expanded": total("expanded"),
+        "generated": total("generated"),
+        "seconds": round(float(total("seconds")), 6),
+    }
 
 
 def _report(found: Solution[Action], as_json: bool) -> int:
@@ -186,7 +306,7 @@ def _report(found: Solution[Action], as_json: bool) -> int:
 def run_check(args: argparse.Namespace) -> int:
     """Replay an answer against a case; exit 1 with the reason if it does not solve it."""
     case = parse_case(_read(args.case), args.case)
-    length = check_solution(case, parse_solution(_read(args.answer), args.answer), args.optimal)
+    length = check_solution(case, parse_solution(_read(args.answer, "answer"), args.answer), args.optimal)
     _say(f"valid: {length} slides reach the goal")
     return 0
 
@@ -197,7 +317,7 @@ def run_build(args: argparse.Namespace) -> int:
     if args.config:
         if args.board or args.partition:
             raise PuzzleUsageError("give either a configuration file or --board with --partition, not both")
-        config = parse_pdb_config(_read(args.config), args.config, blanks=args.blanks)
+        config = parse_pdb_config(_read(args.config, "PDB configuration"), args.config, blanks=args.blanks)
         goal, jobs = config.goal, [(folder / out, tiles, args.storage) for out, tiles in config.patterns]
     else:
         if not (args.board and args.partition):

@@ -15,13 +15,13 @@ import argparse
 import json
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from gridarena.bots.search_bots import resolve_heuristic
 from gridarena.cli.output import err, print_json
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError, StateFormatError
+from gridarena.core.files import read_text
 from gridarena.core.registry import make
 from gridarena.core.types import Game, GameState
 from gridarena.search.adversarial import Evaluate, Progress
@@ -31,8 +31,6 @@ from gridarena.search.iterative import deepen
 from gridarena.search.maxn import maxn_deepening
 from gridarena.search.minimax import minimax
 from gridarena.search.paranoid import paranoid_deepening
-
-HELP = "analyse a position with alpha-beta, paranoid, max^n, BRS or minimax"
 
 Deepening = Callable[[GameState[Any], Evaluate, TimeControl, int | None], Iterator[Progress]]
 
@@ -51,7 +49,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--moves", default="", help="comma-separated actions played from the initial state")
     where.add_argument("--state", metavar="FILE", help="a state saved as JSON")
-    parser.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="alphabeta")
+    parser.add_argument(
+        "--algorithm",
+        choices=sorted(ALGORITHMS),
+        default="alphabeta",
+        help="the search: alphabeta (two players, default), paranoid, maxn or brs (several), minimax",
+    )
     parser.add_argument("--heuristic", help="the game's evaluation function (default: the game's default)")
     parser.add_argument("--depth", type=int, help="deepest iteration")
     parser.add_argument("--nodes", type=int, help="node budget")
@@ -63,8 +66,8 @@ def position(game: Game[Any], moves: str, state_file: str | None) -> GameState[A
     """The state to analyse: a JSON file, or the initial state after the listed moves."""
     if state_file is not None:
         try:
-            data = json.loads(Path(state_file).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+            data = json.loads(read_text(state_file, "state file"))
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise StateFormatError(f"{state_file}: cannot read a JSON state ({exc})") from None
         saved: GameState[Any] = game.state_from_json(data)
         return saved

@@ -133,19 +133,32 @@ def state_to_json(state: State) -> dict[str, JSON]:
 
 def state_from_json(game: Isolation, data: Mapping[str, JSON]) -> State:
     """Inverse of :func:`state_to_json`, checked against ``game``'s board size."""
+    if not isinstance(data, Mapping):
+        raise StateFormatError(f"isolation state: expected a JSON object, got {type(data).__name__}")
     for key in ("board", "ply"):
         if key not in data:
             raise StateFormatError(f"isolation state: missing field {key!r}")
-    board = data["board"]
+    board, ply = data["board"], data["ply"]
     if not isinstance(board, str):
         raise StateFormatError(f"isolation state: field 'board' must be a string, got {board!r}")
-    state = parse_board(board.split("/"), int(data["ply"]))
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise StateFormatError(f"isolation state: field 'ply' must be a whole number >= 0, got {ply!r}")
+    state = parse_board(board.split("/"), ply)
     if (state.width, state.height) != (game.width, game.height):
         raise StateFormatError(
             f"isolation state: board is {state.width}x{state.height}, the game is {game.width}x{game.height}"
         )
     forfeited = data.get("forfeited")
     if forfeited:
+        if not (
+            isinstance(forfeited, list)
+            and len(forfeited) == 3
+            and forfeited[0] in (0, 1)
+            and all(isinstance(v, str) for v in forfeited[1:])
+        ):
+            raise StateFormatError(
+                f"isolation state: field 'forfeited' must be [player, termination, reason], got {forfeited!r}"
+            )
         player, termination, reason = forfeited
         return state.forfeit(int(player), str(termination), str(reason))
     return state

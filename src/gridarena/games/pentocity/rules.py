@@ -364,7 +364,8 @@ def _state_from_json(game: Pentocity, data: Mapping[str, JSON]) -> PentocityStat
     for key in ("land", "sequencer", *_COUNTERS):
         if key not in data:
             raise StateFormatError(f"pentocity state: missing field {key!r}")
-    if data.get("params") is not None and dict(data["params"]) != dict(game.params):
+    params = data.get("params")
+    if params is not None and (not isinstance(params, Mapping) or dict(params) != dict(game.params)):
         raise StateFormatError(
             f"pentocity state: params {data['params']} differ from the game's {game.params}"
         )
