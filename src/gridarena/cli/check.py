@@ -18,8 +18,6 @@ from gridarena.core.checker import STATE_CHECKS, check_game
 from gridarena.core.errors import ConformanceError, GridArenaError
 from gridarena.core.registry import available_games, make
 
-HELP = "check a game against the game API (conformance)"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena check``."""

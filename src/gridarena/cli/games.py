@@ -1,4 +1,9 @@
-"""List the registered games, one line each, with their players and bots."""
+"""List the registered games, one line each, with their players and bots.
+
+examples:
+  gridarena games
+  gridarena games --json
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,6 @@ import argparse
 
 from gridarena.cli.output import print_json
 from gridarena.core.registry import available_bots, available_games, make
-
-HELP = "list the registered games"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -32,8 +32,6 @@ from gridarena.core.specs import parse_spec
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS
 from gridarena.games.isolation.aind.tournament import NUM_MATCHES, candidates, cpu_agents
 
-HELP = "Isolation: AIND tournament and fair head-to-head pairs"
-
 Handler = Callable[[argparse.Namespace], int]
 
 DESCRIPTION = """
@@ -82,14 +80,19 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late (AIND allowed none)"
     )
-    parser.add_argument("--width", type=int, default=7)
-    parser.add_argument("--height", type=int, default=7)
+    parser.add_argument("--width", type=int, default=7, help="board columns (default 7)")
+    parser.add_argument("--height", type=int, default=7, help="board rows (default 7)")
     parser.add_argument(
         "--db", default=":memory:", help="store the games in this SQLite file (default: memory)"
     )
     parser.add_argument("--concurrency", type=int, help="games at once (default: cores less one)")
     parser.add_argument("--force-concurrency", action="store_true", help="allow more games than cores")
-    parser.add_argument("--backend", choices=[*BACKENDS, *ALIASES], default="process")
+    parser.add_argument(
+        "--backend",
+        choices=[*BACKENDS, *ALIASES],
+        default="process",
+        help="where games run: process (default: a pool of --concurrency processes), inline, or ray",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
 
 

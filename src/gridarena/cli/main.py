@@ -1,4 +1,11 @@
-"""gridarena: faithful grid-game engines, search, bots and an arena. One subcommand per task."""
+"""gridarena: faithful grid-game engines, search, bots and an arena. One subcommand per task.
+
+examples:
+  gridarena games                                   list the games
+  gridarena tournament isolation --players greedy,random --games 10
+  gridarena puzzle solve case1_1.in                 solve a homework case
+  gridarena COMMAND --help                          the options of one command
+"""
 
 from __future__ import annotations
 
@@ -6,47 +13,98 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from gridarena import __version__
 from gridarena.core.errors import GridArenaError
 
-#: Subcommand name -> module with HELP, configure(parser) and run(args) -> int.
-COMMANDS: dict[str, str] = {
-    "games": "gridarena.cli.games",
-    "play": "gridarena.cli.play",
-    "check": "gridarena.cli.check",
-    "replay": "gridarena.cli.replay",
-    "stats": "gridarena.cli.stats",
-    "search": "gridarena.cli.search",
-    "pentocity": "gridarena.cli.pentocity",
-    "tournament": "gridarena.cli.tournament",
-    "results": "gridarena.cli.results",
-    "puzzle": "gridarena.cli.puzzle",
-    "isolation": "gridarena.cli.isolation",
+
+class Command(NamedTuple):
+    """A subcommand: the module with ``configure(parser)`` and ``run(args) -> int``, and its help line."""
+
+    module: str
+    help: str
+
+
+#: Subcommand name -> its module and one-line help. Only the chosen command's module is imported (with
+#: numba, scipy and the games behind it), so ``gridarena --help`` and ``--version`` start at once.
+COMMANDS: dict[str, Command] = {
+    "games": Command("gridarena.cli.games", "list the registered games"),
+    "play": Command("gridarena.cli.play", "play one game between bots or a human"),
+    "check": Command("gridarena.cli.check", "check a game against the game API (conformance)"),
+    "replay": Command("gridarena.cli.replay", "print or check a replay file"),
+    "stats": Command("gridarena.cli.stats", "Elo, nElo, LOS and SPRT of win/loss/draw or pentanomial counts"),
+    "search": Command(
+        "gridarena.cli.search", "analyse a position with alpha-beta, paranoid, max^n, BRS or minimax"
+    ),
+    "pentocity": Command(
+        "gridarena.cli.pentocity", "Pentocity: request streams, single-player runs and the 2016 tournament"
+    ),
+    "tournament": Command(
+        "gridarena.cli.tournament", "play a round-robin or gauntlet tournament and store every game"
+    ),
+    "results": Command(
+        "gridarena.cli.results", "show a stored tournament's standings, crosstable and per-bot figures"
+    ),
+    "puzzle": Command(
+        "gridarena.cli.puzzle", "sliding puzzles: solve cases, build pattern databases, benchmark"
+    ),
+    "isolation": Command("gridarena.cli.isolation", "Isolation: AIND tournament and fair head-to-head pairs"),
 }
 
+REPORT = "please report this, with the command line; --debug shows the traceback"
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(prog="gridarena", description=__doc__)
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is not an option), if it is one of ours."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(configure: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser, with the options of the commands in ``configure`` (default: every command).
+
+    A command left out still appears in ``gridarena --help`` with its help line; its module is not
+    imported.
+    """
+    wanted = COMMANDS.keys() if configure is None else set(configure)
+    parser = argparse.ArgumentParser(
+        prog="gridarena", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--version", action="version", version=f"gridarena {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show the Python traceback of an unexpected error"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module_name in COMMANDS.items():
-        module = importlib.import_module(module_name)
-        command = sub.add_parser(
+    for name, command in COMMANDS.items():
+        if name not in wanted:
+            sub.add_parser(name, help=command.help, add_help=False)
+            continue
+        module = importlib.import_module(command.module)
+        subparser = sub.add_parser(
             name,
-            help=module.HELP,
+            help=command.help,
             description=module.__doc__,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        module.configure(command)
-        command.set_defaults(run=module.run)
+        module.configure(subparser)
+        subparser.set_defaults(run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; a ``GridArenaError`` becomes one line on stderr and exit code 1."""
-    args = build_parser().parse_args(argv)
+    """Run one command; a ``GridArenaError`` becomes one line on stderr and exit code 1.
+
+    Any other exception is a bug: one line naming it and the command, exit 2 (the traceback with
+    ``--debug``).
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = chosen_command(argv)
+    args = build_parser([] if name is None else [name]).parse_args(argv)
     try:
         return int(args.run(args))
     except GridArenaError as exc:
@@ -55,6 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(
+            f"gridarena {args.command}: internal error: {type(exc).__name__}: {exc} ({REPORT})",
+            file=sys.stderr,
+        )
+        return 2
 
 
 def entry() -> None:

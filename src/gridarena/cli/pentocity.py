@@ -29,6 +29,7 @@ from gridarena.arena.seeds import new_master_seed, parse_seed_list, run_seed, to
 from gridarena.arena.singleplayer import RunSummary, summarize_runs
 from gridarena.arena.store import Store
 from gridarena.arena.text import format_mean
+from gridarena.cli.help import examples
 from gridarena.cli.output import warn
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
@@ -39,8 +40,6 @@ from gridarena.games.pentocity.reference import REFERENCE_2016, SEEDS_2016
 from gridarena.games.pentocity.rules import Pentocity
 from gridarena.games.pentocity.sequencers import SEQUENCERS, entropy_seed, make_sequencer, take
 from gridarena.games.pentocity.simulator import JAVA_CLOCK, JAVA_GRACE, time_control
-
-HELP = "Pentocity: request streams, single-player runs and the 2016 tournament"
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -56,6 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "sequence",
         help="print the first requests of a sequencer",
         description="Print the first requests of a sequencer, seed-exact with the Java original.",
+        **examples("gridarena pentocity sequence --sequencer random --seed 7 --count 5"),
     )
     sequence.add_argument(
         "--sequencer", required=True, metavar="NAME", help=f"one of: {', '.join(sorted(SEQUENCERS))}"
@@ -73,6 +73,7 @@ def _configure_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "run",
         help="play single-player games: scores, mean and 95 %% interval",
         description="Play one player on one sequencer; print the scores, their mean and 95 % interval.",
+        **examples("gridarena pentocity run --player best --sequencer random --repeats 3"),
     )
     run_parser.add_argument(
         "--player", required=True, metavar="SPEC", help="player spec, e.g. best or packer(shortlist=4)"
@@ -94,6 +95,7 @@ def _configure_tournament(commands: argparse._SubParsersAction[argparse.Argument
         "tournament",
         help="players x sequencers x the 2016 seeds, beside the 2016 means",
         description="Play each player on each sequencer and seed; print our means beside the 2016 table.",
+        **examples("gridarena pentocity tournament --players best,example --sequencers random,misfits"),
     )
     tournament.add_argument("--players", default="best", metavar="LIST", help="comma-separated player specs")
     tournament.add_argument(

@@ -21,8 +21,6 @@ from gridarena.core.play import Recorder, play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.specs import split_players
 
-HELP = "play one game between bots or a human"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena play``."""

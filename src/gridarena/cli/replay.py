@@ -14,8 +14,6 @@ from gridarena.cli.output import err, print_json, warn
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 from gridarena.core.registry import make
 
-HELP = "print or check a replay file"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena replay``."""

@@ -17,8 +17,6 @@ from gridarena.arena.store import Store, StoreError, database_path
 from gridarena.arena.text import DASH, format_text, standings_csv
 from gridarena.cli.output import print_json
 
-HELP = "show a stored tournament's standings, crosstable and per-bot figures"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena results``."""

@@ -19,8 +19,6 @@ from gridarena.arena.match import MatchStats, match_stats
 from gridarena.arena.sprt import SprtConfig
 from gridarena.arena.text import format_number, format_percent, format_report, format_sprt
 
-HELP = "Elo, nElo, LOS and SPRT of win/loss/draw or pentanomial counts"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``stats`` options to ``parser``."""

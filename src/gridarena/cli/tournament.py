@@ -46,8 +46,6 @@ from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
 
-HELP = "play a round-robin or gauntlet tournament and store every game"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena tournament``."""
@@ -61,7 +59,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late")
     parser.add_argument("--seed", type=int, help="master seed (drawn, printed and stored when absent)")
     parser.add_argument("--seeds", help="explicit single-player run seeds, e.g. 869,84,400")
-    parser.add_argument("--format", choices=FORMATS, default="round-robin")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="round-robin",
+        help="round-robin (default: every group of players meets) or gauntlet (candidates against the rest)",
+    )
     parser.add_argument(
         "--candidates", type=int, default=1, help="gauntlet: the first K players are candidates"
     )
@@ -77,7 +80,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sprt", help="elo0,elo1,alpha,beta: stop once the test decides (two players)")
     parser.add_argument("--concurrency", type=int, help="games at once (default: cores, one less if timed)")
     parser.add_argument("--force-concurrency", action="store_true", help="allow a timed run above the cores")
-    parser.add_argument("--backend", choices=[*BACKENDS, *ALIASES], default="process")
+    parser.add_argument(
+        "--backend",
+        choices=[*BACKENDS, *ALIASES],
+        default="process",
+        help="where games run: process (default: a pool of --concurrency processes), inline, or ray",
+    )
     parser.add_argument("--ray-address", help="Ray cluster to join (default: $RAY_ADDRESS, else a local one)")
     parser.add_argument("--db", help="database file (default: $GRIDARENA_DB, else ./gridarena.sqlite)")
     parser.add_argument("--durable", action="store_true", help="synchronous=FULL: survive a power loss too")
