@@ -414,13 +414,28 @@ class SlidingPuzzle:
 
     def state_from_json(self, data: Mapping[str, JSON]) -> PuzzleState:
         """Inverse of :meth:`PuzzleState.to_json`."""
+        if not isinstance(data, Mapping):
+            raise StateFormatError(
+                f"slidingpuzzle: not a state: expected a JSON object, got {type(data).__name__}"
+            )
+        cells, moves = data.get("cells"), data.get("moves", 0)
+        if not isinstance(cells, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in cells
+        ):
+            raise StateFormatError(
+                "slidingpuzzle: not a state: field 'cells' must be a list of whole numbers"
+            )
+        if not isinstance(moves, int) or isinstance(moves, bool) or moves < 0:
+            raise StateFormatError(
+                f"slidingpuzzle: not a state: field 'moves' must be a whole number >= 0, got {moves!r}"
+            )
         try:
-            board = Board(self.goal.rows, self.goal.cols, tuple(int(v) for v in data["cells"]))
+            board = Board(self.goal.rows, self.goal.cols, tuple(cells))
             forfeit = data.get("forfeit")
             return PuzzleState(
                 self,
                 board,
-                int(data.get("moves", 0)),
+                moves,
                 None if forfeit is None else Outcome.from_json(forfeit),
             )
         except (KeyError, TypeError, ValueError) as error:
