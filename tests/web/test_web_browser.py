@@ -11,13 +11,19 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+import webbots
 from webtools import Served, engine_states, expected_position, picture_stats, shown
 
+from gridarena.arena.backends import InlineBackend
 from gridarena.arena.replay import read_replay
+from gridarena.arena.store import Store
+from gridarena.arena.tournament import TournamentConfig, run_tournament
 from gridarena.cli.replay import check_replay
 
 
@@ -94,7 +100,7 @@ def test_open_a_tournament_then_a_game_step_scrub_and_play(server: Served, page:
     page.click("#first")
     page.click("#play")
     assert_board_is_engine(page, states, plies)  # played through to the end and stopped
-    assert page.inner_text("#play") == "▶"
+    page.wait_for_function("() => document.querySelector('#play').textContent === '▶'")
 
 
 def test_keys_help_overlay_speed_and_seed(server: Served, page: Any) -> None:
@@ -231,3 +237,45 @@ def test_exported_html_opens_from_disk(server: Served, page: Any, tmp_path: Path
     page.goto(out.as_uri() + "?ply=7")
     assert_board_is_engine(page, states, 7)
     page.screenshot(path=str(screenshots / "web-export.png"))
+
+
+def test_live_standings_update_without_a_reload(server: Served, page: Any) -> None:
+    """A tournament running in another thread (another writer) shows up game by game (kept last:
+    it adds a tournament to the module's database)."""
+    config = TournamentConfig(
+        "isolation(width=5,height=5)",
+        ("slowrandom(pause=0.1)", "greedy"),
+        games=8,
+        seed=11,
+        extra_bots=webbots.BOTS,
+    )
+
+    def play() -> None:
+        with Store(server.db) as store:
+            run_tournament(config, store, InlineBackend(), warn=lambda _: None)
+
+    before = {t["id"] for t in server.json("/api/tournaments")}
+    thread = threading.Thread(target=play)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not (fresh := {t["id"] for t in server.json("/api/tournaments")} - before):
+            assert time.monotonic() < deadline, "the tournament did not start"
+            time.sleep(0.05)
+        (tid,) = fresh
+        page.goto(f"{server.url}/tournaments/{tid}")
+        page.wait_for_selector("#live")
+        page.evaluate("() => { window.sameDocument = true; }")
+        seen = int(page.inner_text("#game-count"))
+        page.wait_for_function(
+            "(n) => Number(document.querySelector('#game-count').textContent) > n", arg=seen
+        )
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent === 'done'", timeout=60_000
+        )
+        assert page.evaluate("() => window.sameDocument") is True  # updated in place, never reloaded
+        assert page.inner_text("#game-count") == "8"
+        assert page.locator("#live").count() == 0
+        assert page.locator("#standings tr").count() == 3
+    finally:
+        thread.join(timeout=60)

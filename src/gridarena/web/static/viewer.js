@@ -200,7 +200,8 @@ export class Viewer {
     if (this.ply >= this.plies) this.go(0);
     this.playButton.textContent = "❚❚";
     this.timer = setInterval(() => {
-      if (this.ply >= this.plies) this.pause(); else this.go(this.ply + 1);
+      if (this.ply < this.plies) this.go(this.ply + 1);
+      if (this.ply >= this.plies) this.pause(); // stop on the last ply, not one tick later
     }, 500 / SPEEDS[this.speed]);
   }
 
