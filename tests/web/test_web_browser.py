@@ -123,6 +123,19 @@ def test_keys_help_overlay_speed_and_seed(server: Served, page: Any) -> None:
     assert "no-overlay" in (page.get_attribute("#board", "class") or "")
 
 
+def test_a_forfeit_shows_as_a_banner_on_the_last_ply(server: Served, page: Any) -> None:
+    games = server.json("/api/tournaments/1")["games"]
+    crash = next(g for g in games if g["termination"] == "crash")
+    page.goto(server.url + crash["url"])
+    wait_ply(page, 0)
+    assert page.locator("#banner").is_hidden()
+    page.keyboard.press("End")
+    page.wait_for_selector("#banner", state="visible")
+    assert "crash by crasher" in page.inner_text("#banner") and "deliberate crash" in page.inner_text(
+        "#banner"
+    )
+
+
 def test_a_ply_link_opens_at_that_ply_and_out_of_range_clamps(server: Served, page: Any) -> None:
     states = engine_states(replay_path(server, 1, 0, 1))
     page.goto(server.url + "/tournaments/1/games/0/1?ply=5")

@@ -192,3 +192,16 @@ def test_a_new_game_plugs_in_with_its_renderer_alone(monkeypatch: pytest.MonkeyP
         thread.join(timeout=10)
     monkeypatch.delitem(registry._RENDERERS, "toy")  # without a renderer: the text of each position
     assert "6 left" in view_of(read_replay(path)).frame(0)
+
+
+def test_every_static_file_ships_in_the_package() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "gridarena"
+    ]
+    suffixes = {p.rsplit("*", 1)[-1] for p in patterns if p.startswith("**/*.")}
+    static = root / "src" / "gridarena" / "web" / "static"
+    files = [p for p in static.iterdir() if p.is_file()]
+    assert files and all(p.suffix in suffixes for p in files), (files, suffixes)

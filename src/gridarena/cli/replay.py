@@ -1,10 +1,7 @@
 """Print a replay move by move, check it against the engine, or draw it (SVG, one-file HTML viewer).
 
-gridarena replay game.jsonl                     # the game as text
-gridarena replay game.jsonl --check             # replay the actions and compare every stored state
-gridarena replay game.jsonl --json              # the replay as one JSON document
-gridarena replay game.jsonl --svg board.svg --ply 10   # the board after 10 plies (default: the end)
-gridarena replay game.jsonl --html game.html    # one self-contained viewer page; opens from disk
+--svg draws one ply with the game's own renderer; --html writes the viewer, the replay and every frame
+into one file that opens from disk with no server.
 """
 
 from __future__ import annotations
@@ -13,12 +10,20 @@ import argparse
 from pathlib import Path
 
 from gridarena.arena.replay import Replay, format_replay, read_replay, replay_game, replay_start
+from gridarena.cli.help import examples
 from gridarena.cli.output import err, print_json, warn
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena replay``."""
+    parser.epilog = examples(
+        "gridarena replay game.jsonl                     # the game as text",
+        "gridarena replay game.jsonl --check             # replay the actions and compare every stored state",
+        "gridarena replay game.jsonl --json              # the replay as one JSON document",
+        "gridarena replay game.jsonl --svg board.svg --ply 10   # the board after 10 plies (default: the end)",
+        "gridarena replay game.jsonl --html game.html    # one self-contained viewer page; opens from disk",
+    )["epilog"]
     parser.add_argument("file", help="a replay written by play or tournament (.jsonl, .json or .json.gz)")
     parser.add_argument("--check", action="store_true", help="re-simulate and compare every stored state")
     parser.add_argument("--json", action="store_true", help="print the replay as one JSON document")

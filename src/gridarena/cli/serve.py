@@ -1,12 +1,8 @@
 """Serve the web viewer: tournaments, replays of every game, live standings, play against bots.
 
-gridarena serve --db results.sqlite                  # http://127.0.0.1:8000/
-gridarena serve --db results.sqlite --port 8080 --open
-gridarena serve --replays games/                     # replay files only, no database
-gridarena serve --db results.sqlite --host 0.0.0.0   # reachable from the network (no login!)
-
-The database is opened read-only; a tournament running in another process shows up live.
-Needs the web extra: pip install 'gridarena[web]'.
+The database is opened read-only; a tournament running in another process shows up live. The
+server listens on 127.0.0.1 unless --host names another address. Needs the web extra:
+pip install 'gridarena[web]'.
 """
 
 from __future__ import annotations
@@ -16,12 +12,19 @@ import threading
 import webbrowser
 
 from gridarena.arena.store import DEFAULT_DB, ENV_DB, database_path
+from gridarena.cli.help import examples
 from gridarena.cli.output import err, warn
 from gridarena.core.errors import GridArenaError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena serve``."""
+    parser.epilog = examples(
+        "gridarena serve --db results.sqlite                  # http://127.0.0.1:8000/",
+        "gridarena serve --db results.sqlite --port 8080 --open",
+        "gridarena serve --replays games/                     # replay files only, no database",
+        "gridarena serve --db results.sqlite --host 0.0.0.0   # reachable from the network (no login!)",
+    )["epilog"]
     parser.add_argument(
         "--db", help=f"results database, opened read-only (default: ${ENV_DB}, else ./{DEFAULT_DB})"
     )
