@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -235,3 +236,30 @@ def test_the_command_binds_loopback_by_default(
     assert main(["serve", "--db", str(results), "--port", "8124", "--host", "0.0.0.0"]) == 0
     assert calls == [("127.0.0.1", 8123, False), ("0.0.0.0", 8124, True)]
     assert "anyone who reaches it" in capsys.readouterr().err
+
+
+def test_a_post_from_another_site_is_refused(server: Served) -> None:
+    host, port = urllib.parse.urlsplit(server.url).netloc.split(":")
+    for origin, expected in (("http://evil.example", 403), (server.url, 400)):
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        headers = {"origin": origin, "content-type": "application/x-www-form-urlencoded"}
+        connection.request("POST", "/play", body=b"game=chess", headers=headers)
+        response = connection.getresponse()
+        assert response.status == expected, response.read()
+        connection.close()
+
+
+def test_a_host_name_that_is_not_this_machine_is_refused(server: Served) -> None:
+    """A page whose own name resolves to 127.0.0.1 (DNS rebinding) cannot read the viewer."""
+    host, port = urllib.parse.urlsplit(server.url).netloc.split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.request("GET", "/api/tournaments", headers={"host": f"evil.example:{port}"})
+    response = connection.getresponse()
+    assert response.status == 400 and b"tournament" not in response.read()
+
+
+def test_every_answer_carries_the_security_headers(server: Served) -> None:
+    with urllib.request.urlopen(server.url + "/tournaments/1", timeout=30) as response:
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        assert response.headers["x-content-type-options"] == "nosniff"

@@ -47,8 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the database, then serve until Ctrl-C."""
     try:
-        from gridarena.web.app import create_app
-        from gridarena.web.server import DEFAULT_HOST, check_host, serve
+        from gridarena.web.app import LOOPBACK_NAMES, create_app
+        from gridarena.web.server import DEFAULT_HOST, check_host, is_loopback, serve
     except ImportError as exc:
         raise GridArenaError(
             f"gridarena serve needs the web extra ({exc.name} is missing): pip install 'gridarena[web]'"
@@ -61,9 +61,11 @@ def run(args: argparse.Namespace) -> int:
     if db is None:
         warn(f"{path}: no database here; serving replays and play only (give --db FILE)")
     replays = args.replays or path.with_name(f"{path.stem}.replays")
-    app = create_app(db, replays, poll=args.poll)
+    # The Host header must name this machine, unless the viewer was meant for the network.
+    hosts = [*LOOPBACK_NAMES, host] if is_loopback(host) else ["*"]
+    app = create_app(db, replays, poll=args.poll, hosts=hosts)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{args.port}/"
-    if args.host is not None and host not in ("127.0.0.1", "localhost", "::1"):
+    if not is_loopback(host):
         warn(f"listening on {host}: anyone who reaches it can read the results and run bots")
     err.print(f"gridarena viewer on {url} (database {db or 'none'}, replays {replays}); Ctrl-C stops")
     if args.open:

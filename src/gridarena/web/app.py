@@ -23,6 +23,8 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -492,11 +494,62 @@ def _error(request: Request, status: int, message: str) -> Response:
     return HTMLResponse(page(f"error {status}", body), status_code=status)
 
 
+#: Sent with every answer: scripts and styles only from this server, no framing, no type sniffing.
+SECURITY_HEADERS: Final = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+LOOPBACK_NAMES: Final = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+class Guard:
+    """ASGI middleware: the security headers on every answer, and a 403 for a POST from another site
+    (a page elsewhere must not start games here through the browser of the person running the viewer)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin")
+        if scope["method"] == "POST" and origin is not None:
+            netloc = urllib.parse.urlsplit(origin.decode("latin-1")).netloc
+            if netloc != headers.get(b"host", b"").decode("latin-1"):
+                response = JSONResponse(
+                    {"error": "a request from another site", "status": 403}, status_code=403
+                )
+                await response(scope, receive, send)
+                return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(
-    db: str | os.PathLike[str] | None, replays: str | os.PathLike[str], *, poll: float = 1.0
+    db: str | os.PathLike[str] | None,
+    replays: str | os.PathLike[str],
+    *,
+    poll: float = 1.0,
+    hosts: list[str] | None = None,
 ) -> Starlette:
     """The application; ``db`` is checked now (a file that is not a gridarena database raises
-    :class:`StoreError`), and opened read-only for every request."""
+    :class:`StoreError`), and opened read-only for every request.
+
+    ``hosts`` are the names the ``Host`` header may carry (default: the loopback names, which stops a
+    DNS-rebinding page from reading the viewer through a name of its own); ``["*"]`` allows any.
+    """
     path = None if db is None else Path(db).absolute()
     if path is not None:
         Store(path, readonly=True).close()
@@ -531,6 +584,10 @@ def create_app(
         GridArenaError: gridarena_error,
         Exception: server_error,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_NAMES, www_redirect=False),
+        Middleware(Guard),
+    ]
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.settings = settings
     return app
