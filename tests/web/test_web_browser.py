@@ -292,3 +292,12 @@ def test_live_standings_update_without_a_reload(server: Served, page: Any) -> No
         assert page.locator("#standings tr").count() == 3
     finally:
         thread.join(timeout=60)
+
+
+def test_at_phone_width_the_panel_goes_under_the_board(server: Served, page: Any) -> None:
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(server.url + "/tournaments/1/games/0/0?ply=4")
+    wait_ply(page, 4)
+    board, panel = page.locator("#board").bounding_box(), page.locator("aside.panel").bounding_box()
+    assert panel["y"] >= board["y"] + board["height"]
+    assert board["width"] <= 390

@@ -40,9 +40,11 @@ def test_every_registered_game_has_a_renderer() -> None:
     assert set(registry._RENDERERS) == set(available_games())
 
 
-@pytest.mark.parametrize("name", sorted(SPECS))
+@pytest.mark.parametrize("name", available_games())
 def test_the_picture_of_every_ply_is_the_engine_position(name: str) -> None:
-    game = make(SPECS[name])
+    """Every registered game (a new one included): one SVG document per ply whose root names the game
+    and the ply; for the games whose position attributes this test knows, they are the engine's."""
+    game = make(SPECS.get(name, name))
     draw = renderer(name)
     rng = random.Random(5)
     state, last, ply = game.new_initial_state(5), None, 0
@@ -50,8 +52,9 @@ def test_the_picture_of_every_ply_is_the_engine_position(name: str) -> None:
         root = ET.fromstring(draw(state, last_action=last))
         assert root.tag == SVG and root.get("data-game") == name
         assert root.get("data-ply") == str(ply), f"{name}: ply {ply}"
-        for key, value in expected_position(state).items():
-            assert root.get(f"data-{key}") == value, f"{name}: ply {ply}: data-{key}"
+        if name in SPECS:
+            for key, value in expected_position(state).items():
+                assert root.get(f"data-{key}") == value, f"{name}: ply {ply}: data-{key}"
         if state.is_terminal() or ply >= 60:
             break
         last = state.random_action(rng)
