@@ -6,8 +6,9 @@ whose ``act`` waits for the move the page posts. Only the bot's seat is timed (:
 the person thinks as long as they like. Each game is written as a replay (JSON Lines) while it runs,
 so it opens in the viewer like any other.
 
+>>> import tempfile
 >>> from gridarena import make
->>> session = PlaySession.start(make("isolation(width=4,height=4)"), "random", 0, "/tmp/gridarena-doctest")
+>>> session = PlaySession.start(make("isolation(width=4,height=4)"), "random", 0, tempfile.mkdtemp())
 >>> session.move("a1")["plies"]
 2
 >>> session.resign()
