@@ -68,7 +68,9 @@ export class Viewer {
     this.root.append(
       el("div", { class: "gamehead" },
         el("h1", {}, `${h.game}`), el("span", { class: "muted" }, options), players, seedBox,
-        el("span", { id: "result" }, result), el("span", { class: "muted" }, where),
+        el("span", { id: "result" }, result), this.data.source && this.data.source.kind === "tournament"
+          ? el("a", { id: "tournament-link", href: `/tournaments/${h.tournament}` }, where)
+          : el("span", { class: "muted" }, where),
         el("span", { class: "muted" }, `gridarena ${h.gridarena || "?"}${h.time_control ? ` · time ${h.time_control}` : ""}`)),
     );
     if (this.data.problem) this.root.append(el("div", { class: "notice" }, this.data.problem));
