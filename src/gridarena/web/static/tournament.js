@@ -6,7 +6,8 @@ const root = document.getElementById("tournament");
 const id = root.dataset.id;
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-const num = (v, digits = 1) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : "–");
+// A value that rounds to zero prints without its sign ("-0.0" reads as a bug).
+const num = (v, digits = 1) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits).replace(/^-(0\.?0*)$/, "$1") : "–");
 
 function standings(report) {
   const rows = report.standings || [];
