@@ -5,17 +5,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_DIR ?= runs
 
-.PHONY: run test lint typecheck pytest clean
+.PHONY: run test lint typecheck pytest clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,ray]'
+	$(BIN)/pip install --quiet -e '.[dev,ray,web]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	mkdir -p $(RUN_DIR)
 	$(BIN)/gridarena tournament isolation --players 'alphabeta(depth=3)',greedy,random --games 20 --seed 7 --db $(RUN_DIR)/arena.sqlite --new
+	@echo "open the viewer on these results: $(BIN)/gridarena serve --db $(RUN_DIR)/arena.sqlite --open"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -24,7 +25,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+# The browser tests drive Debian's chromium (Playwright's own browser download cannot work offline).
+CHROMIUM ?= /usr/bin/chromium
+
+chromium:
+	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+pytest: $(STAMP) chromium
 	$(BIN)/pytest
 
 test: lint typecheck pytest

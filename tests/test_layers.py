@@ -7,7 +7,8 @@ Each layer may import only the layers below it, and the lower layers put nothing
 * a game (``games/<name>``) knows no harness and no other game (``core``, ``search``, itself);
 * ``bots`` are generic (``core``, ``search``, ``bots``);
 * the ``arena`` knows no game by name and no screen (``core``, ``search``, ``bots``, ``arena``);
-* ``cli`` (and a future ``web``) may import anything.
+* ``web`` knows no game by name (games and their renderers come from the registry) and no CLI;
+* ``cli`` may import anything.
 
 "Knows no screen" means no ``print``, no ``input``, no ``sys.stdout``/``sys.stderr`` and no ``rich``
 in core, search, games, bots and the arena: they return values and strings, the CLI shows them.
@@ -32,10 +33,11 @@ ALLOWED: dict[str, set[str]] = {
     "games": {"core", "search"},
     "bots": {"core", "search", "bots"},
     "arena": {"core", "search", "bots", "arena", "top"},  # top: ``__version__`` for the records
+    "web": {"core", "search", "bots", "arena", "web", "top"},
 }
 
 #: Layers that put nothing on a screen.
-QUIET = {"core", "search", "games", "bots", "arena"}
+QUIET = {"core", "search", "games", "bots", "arena", "web"}
 
 #: Modules of a quiet layer whose purpose is the terminal, with the reason.
 SCREEN_ALLOWED = {

@@ -239,6 +239,26 @@ def write_document(
     return hashlib.sha256(data).hexdigest()
 
 
+def replay_game(header: Mapping[str, JSON]) -> Game[Any]:
+    """The game a replay was played in, built from the registry with its options."""
+    from gridarena.core.registry import make
+
+    options = header.get("options") or {}
+    return make(str(header["game"]), **(dict(options) if isinstance(options, Mapping) else {}))
+
+
+def replay_start(game: Game[Any], header: Mapping[str, JSON]) -> GameState[Any]:
+    """The replay's first position: its ``initial_json`` (an opening's position) or the seed's initial state."""
+    initial = header.get("initial_json")
+    seed = header.get("seed")
+    state: GameState[Any] = (
+        game.state_from_json(initial)
+        if isinstance(initial, Mapping)
+        else game.new_initial_state(seed if isinstance(seed, int) else None)
+    )
+    return state
+
+
 def format_replay(replay: Replay) -> str:
     """The game move by move as text: header, each ply with its board, then the result."""
     header = replay.header
@@ -277,6 +297,9 @@ class ReplayRecorder:
         initial_state: GameState[Any],
         **extra: JSON,
     ) -> None:
+        # The initial state as JSON too: a game that starts from an opening (not the seed's initial state)
+        # can then be rebuilt ply by ply by a viewer that draws it.
+        extra = {"initial_json": initial_state.to_json(), **extra}
         header = make_header(game.name, game.params, seed, names, initial_state.to_text(), **extra)
         self.writer = ReplayWriter(path, header)
 

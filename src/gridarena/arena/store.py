@@ -150,19 +150,35 @@ def _check_file(path: Path) -> None:
 class Store:
     """The tournament database (``":memory:"`` for tests)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, durable: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, durable: bool = False, readonly: bool = False
+    ) -> None:
+        """Open (or create) the database; ``readonly`` opens an existing one with SQLite's ``mode=ro``
+        (the web viewer's way: it never creates, migrates or writes), refusing a missing file."""
         self.path = Path(path) if str(path) != ":memory:" else None
         self.durable = durable
         if self.path is not None:
             _check_file(self.path)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if readonly and not self.path.is_file():
+                raise StoreError(f"{self.path}: no such database")
+            if not readonly:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+            if readonly and self.path is not None:
+                uri = f"{self.path.absolute().as_uri()}?mode=ro"
+                self.db = sqlite3.connect(
+                    uri, uri=True, isolation_level=None, timeout=30.0, check_same_thread=False
+                )
+            else:
+                self.db = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the database ({exc})") from None
         try:
             self.db.row_factory = sqlite3.Row
             self._check_foreign()  # before WAL mode, which would rewrite the header of a stranger's file
+            if readonly:
+                self._check_readable()
+                return
             self.db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a committed game survives a killed process; FULL also survives power loss.
             self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -210,6 +226,16 @@ class Store:
             raise StoreError(
                 f"{self.path}: an SQLite database of something else (tables {shown}), not a gridarena "
                 "results database; name a new file"
+            )
+
+    def _check_readable(self) -> None:
+        """A read-only open needs our schema as it is now: it cannot create or migrate one."""
+        version = self.schema_version()
+        if version != SCHEMA_VERSION:
+            what = "no gridarena tables (an empty database)" if version == 0 else f"schema version {version}"
+            raise StoreError(
+                f"{self.path}: {what}; this gridarena reads version {SCHEMA_VERSION} "
+                "(`gridarena results --db FILE` brings an older gridarena database up to date)"
             )
 
     def _migrate(self) -> None:

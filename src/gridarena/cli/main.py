@@ -49,6 +49,10 @@ COMMANDS: dict[str, Command] = {
     "puzzle": Command(
         "gridarena.cli.puzzle", "sliding puzzles: solve cases, build pattern databases, benchmark"
     ),
+    "serve": Command(
+        "gridarena.cli.serve",
+        "web viewer: results, replays of every game, live tournaments, play against bots",
+    ),
     "isolation": Command("gridarena.cli.isolation", "Isolation: AIND tournament and fair head-to-head pairs"),
 }
 

@@ -85,6 +85,16 @@ _EVALUATORS: dict[str, str] = {
 }
 
 
+#: Board pictures per game: ``render_svg(state, *, last_action=None) -> str`` (an SVG document whose root
+#: carries ``data-game`` and ``data-ply``). The web viewer and ``gridarena replay --svg`` find a game's
+#: drawing here, so a new game plugs into both with its ``render.py`` and this one line.
+_RENDERERS: dict[str, str] = {
+    "isolation": "gridarena.games.isolation.render:render_svg",
+    "pentocity": "gridarena.games.pentocity.render:render_svg",
+    "slidingpuzzle": "gridarena.games.slidingpuzzle.render:render_svg",
+}
+
+
 def _load(entry: str) -> Any:
     module, _, attr = entry.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -165,3 +175,19 @@ def evaluator(game: str, name: str) -> Callable[..., float]:
     table = evaluators(game)
     _check_name(f"heuristic for {game}", name, table)
     return table[name]
+
+
+def has_renderer(game: str) -> bool:
+    """Whether ``game`` registered an SVG renderer (the viewer falls back to the state's text if not)."""
+    return game in _RENDERERS
+
+
+def renderer(game: str) -> Callable[..., str]:
+    """The SVG renderer of ``game``: ``render_svg(state, *, last_action=None) -> str``.
+
+    >>> renderer("isolation").__module__
+    'gridarena.games.isolation.render'
+    """
+    _check_name("renderer", game, _RENDERERS)
+    function: Callable[..., str] = _load(_RENDERERS[game])
+    return function

@@ -22,8 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gridarena.games.pentocity.buildings import Cell
-from gridarena.games.pentocity.land import SIDE, CellType, Land
-from gridarena.games.pentocity.rules import PentocityState
+from gridarena.games.pentocity.land import SIDE, CellType, Land, Move
+from gridarena.games.pentocity.rules import Action, PentocityState
 
 COLOURS: Final = {
     CellType.EMPTY: "#ffffff",
@@ -58,24 +58,46 @@ def _land_and_title(city: Land | PentocityState, title: str | None) -> tuple[Lan
     return city, title
 
 
+def _data(city: Land | PentocityState, land: Land) -> str:
+    """The root's data attributes: the land always; a state adds its ply (requests dealt plus answers)."""
+    digits = "".join(map(str, land.ravel().tolist()))
+    out = f' data-game="pentocity" data-land="{digits}"'
+    if isinstance(city, PentocityState):
+        ply = city.requests + city.accepted + city.rejects
+        out += f' data-ply="{ply}" data-score="{city.score}" data-rejects="{city.rejects}"'
+    return out
+
+
 def render_svg(
     city: Land | PentocityState,
     cell: int = 12,
     grid: bool = True,
     highlight: Iterable[Cell] = (),
     title: str | None = None,
+    *,
+    last_action: Action | None = None,
 ) -> str:
     """The land as an SVG document; a state adds a title line (sequencer, score, rejects).
 
-    Runs of equal cells in a row are drawn as one rectangle, which keeps the file small; ``highlight``
-    outlines cells (for instance the building just placed).
+    Runs of equal cells in a row are drawn as one rectangle (``data-v``: the cell type), which keeps
+    the file small; ``highlight`` outlines cells, and so does ``last_action`` (the placement's corner
+    and its road, water and park cells). A state's root carries the ply, the score and the land as one
+    digit per cell (``data-land``), so a test reads the position back from the picture.
     """
     land, title = _land_and_title(city, title)
     top = _HEADER if title else 0
     size = SIDE * cell
+    if isinstance(last_action, Move) and last_action.accept:
+        highlight = [
+            *highlight,
+            last_action.location,
+            *last_action.road,
+            *last_action.water,
+            *last_action.park,
+        ]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + top}" '
-        f'viewBox="0 0 {size} {size + top}">',
+        f'viewBox="0 0 {size} {size + top}"{_data(city, land)}>',
         f'<rect width="{size}" height="{size + top}" fill="{COLOURS[CellType.EMPTY]}"/>',
     ]
     if title:
@@ -85,8 +107,8 @@ def render_svg(
     for i in range(SIDE):
         for j, length, kind in _runs(land[i]):
             parts.append(
-                f'<rect class="cell" x="{j * cell}" y="{top + i * cell}" width="{length * cell}" '
-                f'height="{cell}" fill="{COLOURS[CellType(kind)]}"/>'
+                f'<rect class="cell" data-v="{kind}" x="{j * cell}" y="{top + i * cell}" '
+                f'width="{length * cell}" height="{cell}" fill="{COLOURS[CellType(kind)]}"/>'
             )
     if grid:
         lines = [f"M{k * cell} {top}V{top + size}M0 {top + k * cell}H{size}" for k in range(SIDE + 1)]

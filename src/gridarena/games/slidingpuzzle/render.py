@@ -1,8 +1,22 @@
-"""Boards as text: the homework's right-aligned grid, and a compact picture for people."""
+"""Boards as text (the homework's right-aligned grid, a compact picture for people) and as SVG."""
 
 from __future__ import annotations
 
-from gridarena.games.slidingpuzzle.rules import BLANK, WALL, Board
+from typing import Final
+from xml.sax.saxutils import escape
+
+from gridarena.games.slidingpuzzle.rules import (
+    BLANK,
+    WALL,
+    Action,
+    Board,
+    Cell,
+    PuzzleState,
+    action_cell,
+    action_direction,
+    action_to_text,
+    neighbour,
+)
 
 
 def format_grid(board: Board, width: int = 4) -> str:
@@ -27,3 +41,80 @@ def render_board(board: Board) -> str:
         return "#" if v == WALL else "." if v == BLANK else str(v)
 
     return "\n".join(" ".join(f"{show(v):>{width}}" for v in row) for row in board.grid())
+
+
+TILE: Final = 56
+MARGIN: Final = 10
+FOOTER: Final = 28
+
+
+def _slides_by_tile(state: PuzzleState) -> dict[Cell, list[str]]:
+    """Cell of a tile -> the texts of its legal slides (two only where it stands between two blanks)."""
+    out: dict[Cell, list[str]] = {}
+    for action in state.legal_actions():
+        out.setdefault(action_cell(action), []).append(action_to_text(action))
+    return out
+
+
+def _status(state: PuzzleState) -> str:
+    outcome = state.outcome()
+    if outcome is not None:
+        return f"slides {state.moves} · {outcome.reason or outcome.termination}"
+    return f"slides {state.moves}"
+
+
+def render_svg(state: PuzzleState, *, last_action: Action | None = None) -> str:
+    """The board with the slide counter; the tile moved by ``last_action`` is outlined.
+
+    Each cell is drawn with ``data-cell`` (its index) and ``data-v`` (-1 wall, 0 blank, else the
+    tile), the root carries every cell as ``data-cells`` and the counter as ``data-moves``, so a test
+    reads the position back from the picture. A tile that may slide carries ``data-action`` (its first
+    legal slide): the browser's play page sends it when the tile is clicked.
+
+    >>> from gridarena.games.slidingpuzzle.rules import SlidingPuzzle
+    >>> svg = render_svg(SlidingPuzzle(rows=2, cols=2, scramble=1).new_initial_state(seed=1))
+    >>> 'data-cells="1,0,3,2"' in svg, svg.count('class="cell')
+    (True, 4)
+    """
+    board = state.board
+    moved = None if last_action is None else _landing(board, last_action)
+    slides = _slides_by_tile(state)
+    goal = state.puzzle.goal.cells
+    width, height = 2 * MARGIN + board.cols * TILE, 2 * MARGIN + board.rows * TILE + FOOTER
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" data-game="slidingpuzzle" data-ply="{state.moves}" '
+        f'data-moves="{state.moves}" data-rows="{board.rows}" data-cols="{board.cols}" '
+        f'data-cells="{",".join(map(str, board.cells))}" data-solved="{str(state.is_solved()).lower()}" '
+        f'font-family="sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    for cell, value in enumerate(board.cells):
+        row, col = divmod(cell, board.cols)
+        x, y = MARGIN + col * TILE, MARGIN + row * TILE
+        actions = slides.get(cell, [])
+        extra = f' data-action="{actions[0]}" data-actions="{"|".join(actions)}"' if actions else ""
+        kind = "wall" if value == WALL else "blank" if value == BLANK else "tile"
+        home = value > 0 and goal[cell] == value
+        fill = {"wall": "#3b3b3b", "blank": "#fbfaf7"}.get(kind, "#cfe8d5" if home else "#f6d9a8")
+        parts.append(
+            f'<rect class="cell {kind}{" clickable" if actions else ""}" data-cell="{cell}" data-v="{value}"'
+            f'{extra} x="{x + 2}" y="{y + 2}" width="{TILE - 4}" height="{TILE - 4}" rx="6" fill="{fill}" '
+            f'stroke="{"#c0392b" if cell == moved else "#9a8f7c"}" stroke-width="{3 if cell == moved else 1}"/>'
+        )
+        if value > 0:
+            parts.append(
+                f'<text x="{x + TILE // 2}" y="{y + TILE // 2 + 7}" font-size="20" text-anchor="middle" '
+                f'fill="#222" pointer-events="none">{value}</text>'
+            )
+    parts.append(
+        f'<text class="status" x="{MARGIN}" y="{height - 10}" font-size="15" fill="#222">'
+        f"{escape(_status(state))}</text>"
+    )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _landing(board: Board, action: Action) -> Cell | None:
+    """The cell the tile of ``action`` stands on after the slide (None if off the board)."""
+    return neighbour(action_cell(action), action_direction(action), board.rows, board.cols)

@@ -1,0 +1,158 @@
+"""A replay as the viewer sees it: the positions rebuilt with the engine, one SVG picture per ply.
+
+The viewer draws on the server, with each game's own ``render_svg`` from the registry (see
+docs/web.md for why): :func:`load_view` replays the stored actions with the engine once and keeps
+every position, :meth:`ReplayView.frame` draws any of them. A game without a renderer, or a
+replay the engine cannot follow (another version's rules), still shows: its frames are the
+stored text of each position, with the problem named in :attr:`ReplayView.problem`.
+
+>>> from gridarena.arena.replay import Replay, make_header
+>>> from gridarena import make
+>>> state = make("isolation(width=4,height=4)").new_initial_state()
+>>> header = make_header("isolation", {"width": 4, "height": 4}, 1, ["a", "b"], state.to_text())
+>>> view = view_of(Replay(header, [{"ply": 0, "player": 0, "action": "a1"}]))
+>>> view.plies, 'data-board="1.../..../..../...."' in view.frame(1)
+(1, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from gridarena.arena.replay import Replay, replay_game, replay_start
+from gridarena.core.errors import GridArenaError
+from gridarena.core.gameclock import TimeSpec, TimeSpecError
+from gridarena.core.registry import has_renderer, renderer
+from gridarena.core.types import JSON, Game, GameState
+
+
+@dataclass(slots=True)
+class ReplayView:
+    """A replay with its positions: ``states[n]`` is the position after ``n`` plies, for every ply
+    the engine could rebuild (all of them unless :attr:`problem` says otherwise)."""
+
+    replay: Replay
+    game: Game[Any] | None
+    states: list[GameState[Any]]
+    actions: list[Any]
+    problem: str | None
+
+    @property
+    def plies(self) -> int:
+        """Number of plies in the replay (frames run from 0, the start, to ``plies``)."""
+        return len(self.replay.turns)
+
+    def clamp(self, ply: int) -> int:
+        """``ply`` within 0 .. :attr:`plies`."""
+        return max(0, min(self.plies, ply))
+
+    def frame(self, ply: int) -> str:
+        """The SVG picture of the position after ``ply`` plies (clamped to the game)."""
+        ply = self.clamp(ply)
+        if self.game is not None and ply < len(self.states) and has_renderer(self.game.name):
+            last = self.actions[ply - 1] if ply > 0 else None
+            svg: str = renderer(self.game.name)(self.states[ply], last_action=last)
+            return svg
+        return text_svg(self._text(ply), str(self.replay.header.get("game", "")), ply)
+
+    def _text(self, ply: int) -> str:
+        if self.game is not None and ply < len(self.states):
+            return self.states[ply].to_text()
+        if ply == 0:
+            return str(self.replay.header.get("initial_state") or "")
+        return str(self.replay.turns[ply - 1].get("state") or "(this replay stores no position for this ply)")
+
+    def frames(self) -> list[str]:
+        """Every frame, from the start to the end (for the one-file HTML export)."""
+        return [self.frame(ply) for ply in range(self.plies + 1)]
+
+    def payload(self, **source: JSON) -> dict[str, JSON]:
+        """What the viewer's script reads: header, turns, result, plies, problem and per-move limit."""
+        header = self.replay.header
+        return {
+            "header": header,
+            "turns": self.replay.turns,
+            "result": self.replay.result,
+            "plies": self.plies,
+            "seed_text": None if header.get("seed") is None else str(header.get("seed")),
+            "problem": self.problem,
+            "limit_ms": move_limit_ms(header.get("time_control")),
+            "source": dict(source),
+        }
+
+
+def view_of(replay: Replay) -> ReplayView:
+    """Rebuild every position of ``replay`` with the engine, as far as the engine agrees with it."""
+    try:
+        game = replay_game(replay.header)
+        state = replay_start(game, replay.header)
+    except GridArenaError as exc:
+        return ReplayView(replay, None, [], [], f"the engine cannot rebuild this game ({exc})")
+    states: list[GameState[Any]] = [state]
+    actions: list[Any] = []
+    stored = replay.header.get("initial_state")
+    if stored is not None and stored != state.to_text():
+        return ReplayView(
+            replay, game, [], [], "the initial state differs from the engine's; showing stored text"
+        )
+    for turn in replay.turns:
+        try:
+            action = state.string_to_action(str(turn["action"]))
+            state = state.apply_action(action)
+        except GridArenaError as exc:
+            problem = f"ply {turn.get('ply')}: the engine refuses {turn.get('action')!r} ({exc})"
+            return ReplayView(replay, game, states, actions, problem + "; later plies show stored text")
+        if turn.get("state") is not None and turn["state"] != state.to_text():
+            problem = f"ply {turn.get('ply')}: the stored state differs from the engine's; later plies show stored text"
+            return ReplayView(replay, game, states, actions, problem)
+        states.append(state)
+        actions.append(action)
+    return ReplayView(replay, game, states, actions, None)
+
+
+def text_svg(text: str, game: str, ply: int) -> str:
+    """A position's text as an SVG picture: the frame of a game that has no renderer.
+
+    >>> 'data-ply="3"' in text_svg("a\\nb", "toy", 3)
+    True
+    """
+    lines = text.splitlines() or [""]
+    width = 16 + 9 * max(len(line) for line in lines)
+    height = 16 + 18 * len(lines)
+    spans = "".join(
+        f'<tspan x="8" dy="{18 if i else 14}">{escape(line) or " "}</tspan>' for i, line in enumerate(lines)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board text-board" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" data-game={quoteattr(game)} data-ply="{ply}" '
+        f"data-text={quoteattr(text)}>"
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
+        f'<text y="0" font-family="monospace" font-size="15" xml:space="preserve">{spans}</text></svg>'
+    )
+
+
+def move_limit_ms(control: JSON) -> float | None:
+    """The per-move limit in milliseconds of a ``--time`` text (None for other controls or none).
+
+    >>> move_limit_ms("150ms"), move_limit_ms("total:300"), move_limit_ms(None)
+    (150.0, None, None)
+    """
+    if control is None:
+        return None
+    try:
+        spec = TimeSpec.parse(str(control))
+    except TimeSpecError:
+        return None
+    return spec.per_move * 1000.0 if spec.kind == "move" else None
+
+
+def header_summary(header: Mapping[str, JSON]) -> str:
+    """One line naming the game and its players, for page titles."""
+    players = header.get("players") or []
+    names = (
+        [str(p.get("name")) for p in players if isinstance(p, Mapping)] if isinstance(players, list) else []
+    )
+    return f"{header.get('game')}: {' vs '.join(names)}"

@@ -1,0 +1,239 @@
+// gridarena replay viewer: plain ES module, no imports, so the one-file export can inline it as is.
+// It reads the replay from <script type="application/json" id="replay-data"> and draws frame N either
+// from data.frames[N] (the export: every SVG inline) or from data.source.frame_url + N (the server).
+
+const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16]; // 1x = two plies per second
+const COLOURS = ["#d35400", "#2471a3", "#27ae60", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#f1c40f"];
+const KEYS = [
+  ["Space", "play / pause"], ["← →", "one ply back / forward"], ["Shift + ← →", "ten plies back / forward"],
+  ["Home End", "start / end"], ["- +", "slower / faster"], ["d", "debug overlays (legal cells) on / off"],
+  ["c", "copy a link to this ply"], ["?", "this help"], ["Esc", "close the help"],
+];
+
+const $ = (sel, root = document) => root.querySelector(sel);
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function fmtMs(v) { return typeof v === "number" ? `${v.toFixed(v < 10 ? 2 : 1)} ms` : "–"; }
+
+export class Viewer {
+  constructor(root, data) {
+    this.root = root;
+    this.data = data;
+    this.turns = data.turns || [];
+    this.plies = data.plies ?? this.turns.length;
+    this.names = (data.header.players || []).map((p) => p.name);
+    this.cache = new Map();
+    this.ply = 0;
+    this.speed = 2; // index of 1x
+    this.timer = null;
+    this.build();
+    const wanted = this.requestedPly();
+    this.go(wanted.ply, { notice: wanted.notice });
+    document.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  requestedPly() {
+    const params = new URLSearchParams(location.search || location.hash.replace(/^#/, "?"));
+    const raw = params.get("ply") ?? params.get("turn");
+    if (raw === null) return { ply: 0 };
+    const n = Number.parseInt(raw, 10);
+    if (!Number.isFinite(n)) return { ply: 0, notice: `?ply=${raw} is not a number: showing the start` };
+    const ply = Math.max(0, Math.min(this.plies, n));
+    return { ply, notice: ply !== n ? `ply ${n} is outside 0–${this.plies}: showing ply ${ply}` : null };
+  }
+
+  build() {
+    const h = this.data.header;
+    const r = this.data.result;
+    const players = el("span", { class: "players" });
+    (h.players || []).forEach((p, i) => {
+      players.append(el("span", { class: "swatch", style: `background:${COLOURS[i % COLOURS.length]}` }),
+        `${p.seat + 1}: ${p.name}`, i + 1 < h.players.length ? " · " : "");
+    });
+    const seed = this.data.seed_text ?? String(h.seed); // as text: a 64-bit seed loses digits as a JS number
+    const seedBox = el("span", { class: "seed" }, "seed ", el("code", { id: "seed" }, seed),
+      el("button", { class: "copy", id: "copy-seed", title: "copy the seed", onclick: () => this.copy(seed, "seed copied") }, "copy"));
+    const result = r ? `result ${JSON.stringify(r.returns)} · ${r.termination}${r.reason ? ` (${r.reason})` : ""}` : "no result (cut off)";
+    const where = h.tournament != null ? `tournament ${h.tournament}, block ${h.block}, game ${h.game_index}` : "";
+    const options = h.options && Object.keys(h.options).length ? JSON.stringify(h.options) : "";
+    this.root.append(
+      el("div", { class: "gamehead" },
+        el("h1", {}, `${h.game}`), el("span", { class: "muted" }, options), players, seedBox,
+        el("span", { id: "result" }, result), this.data.source && this.data.source.kind === "tournament"
+          ? el("a", { id: "tournament-link", href: `/tournaments/${h.tournament}` }, where)
+          : el("span", { class: "muted" }, where),
+        el("span", { class: "muted" }, `gridarena ${h.gridarena || "?"}${h.time_control ? ` · time ${h.time_control}` : ""}`)),
+    );
+    if (this.data.problem) this.root.append(el("div", { class: "notice" }, this.data.problem));
+    this.noticeBox = el("div", { class: "notice", id: "notice", hidden: "" });
+    this.root.append(this.noticeBox);
+    this.board = el("div", { id: "board" });
+    this.range = el("input", { type: "range", id: "scrub", min: "0", max: String(this.plies), value: "0", "aria-label": "ply" });
+    this.range.addEventListener("input", () => this.go(Number(this.range.value)));
+    this.playButton = el("button", { id: "play", title: "play / pause (Space)", onclick: (e) => { this.toggle(); e.currentTarget.blur(); } }, "▶");
+    this.speedSelect = el("select", { id: "speed", title: "speed (- +)" }, ...SPEEDS.map((s, i) => el("option", { value: String(i) }, `${s}×`)));
+    this.speedSelect.value = String(this.speed);
+    this.speedSelect.addEventListener("change", () => this.setSpeed(Number(this.speedSelect.value)));
+    this.label = el("span", { id: "ply-label" });
+    const btn = (id, text, title, fn) => el("button", { id, title, onclick: (e) => { fn(); e.currentTarget.blur(); } }, text);
+    const controls = el("div", { class: "controls" },
+      btn("first", "|«", "start (Home)", () => this.go(0)),
+      btn("back10", "−10", "10 back (Shift+←)", () => this.go(this.ply - 10)),
+      btn("back", "‹", "back (←)", () => this.go(this.ply - 1)),
+      this.playButton,
+      btn("forward", "›", "forward (→)", () => this.go(this.ply + 1)),
+      btn("forward10", "+10", "10 forward (Shift+→)", () => this.go(this.ply + 10)),
+      btn("last", "»|", "end (End)", () => this.go(this.plies)),
+      this.range, this.speedSelect, this.label,
+      btn("overlays", "d", "debug overlays (d)", () => this.board.classList.toggle("no-overlay")),
+      btn("link", "link", "copy a link to this ply (c)", () => this.copy(this.link(), "link copied")),
+      btn("help", "?", "keyboard shortcuts (?)", () => this.help(true)));
+    this.current = el("div", { id: "current" });
+    this.banner = el("div", { class: "banner", id: "banner", hidden: "" });
+    this.moves = el("ol", { class: "moves", id: "moves", start: "1" });
+    this.turns.forEach((t, i) => {
+      const mover = t.player >= 0 ? (this.names[t.player] ?? `player ${t.player + 1}`) : "chance";
+      this.moves.append(el("li", { "data-ply": String(i + 1), onclick: () => this.go(i + 1) }, `${mover}: ${t.action}`));
+    });
+    this.root.append(el("div", { class: "viewer" },
+      el("section", {}, this.board, controls),
+      el("aside", { class: "panel" }, this.banner, el("h3", {}, "This ply"), this.current, el("h3", {}, "Moves"), this.moves)));
+    const keys = el("table", {}, ...KEYS.map(([k, what]) => el("tr", {}, el("td", {}, el("kbd", {}, k)), el("td", {}, what))));
+    this.helpBox = el("div", { class: "overlay-help", id: "help-overlay", hidden: "", onclick: () => this.help(false) },
+      el("div", {}, el("h3", {}, "Keyboard shortcuts"), keys));
+    document.body.append(this.helpBox);
+  }
+
+  async frame(ply) {
+    if (this.data.frames) return this.data.frames[ply];
+    if (!this.cache.has(ply)) {
+      const url = `${this.data.source.frame_url}${ply}`;
+      this.cache.set(ply, fetch(url).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${url}: ${r.status}`)))));
+    }
+    return this.cache.get(ply);
+  }
+
+  async go(ply, { notice = null } = {}) {
+    ply = Math.max(0, Math.min(this.plies, Math.trunc(ply)));
+    this.ply = ply;
+    this.range.value = String(ply);
+    this.label.textContent = `ply ${ply} / ${this.plies}`;
+    this.showNotice(notice);
+    this.panel(ply);
+    this.updateAddress();
+    try {
+      const svg = await this.frame(ply);
+      if (this.ply === ply) { this.board.innerHTML = svg; this.board.dataset.ply = String(ply); }
+    } catch (err) {
+      this.board.textContent = `cannot draw ply ${ply}: ${err.message}`;
+    }
+    if (!this.data.frames) for (let k = 1; k <= 3; k++) if (ply + k <= this.plies) this.frame(ply + k);
+  }
+
+  panel(ply) {
+    this.current.replaceChildren();
+    for (const li of this.moves.children) li.classList.toggle("current", Number(li.dataset.ply) === ply);
+    const cur = this.moves.children[ply - 1];
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+    const r = this.data.result;
+    const forfeit = r && r.termination && !["normal", "adjudicated"].includes(r.termination);
+    this.banner.hidden = !(forfeit && ply === this.plies);
+    if (forfeit) this.banner.textContent = `${r.termination}${r.forfeit_player != null ? ` by ${this.names[r.forfeit_player] ?? r.forfeit_player}` : ""}: ${r.reason || ""}`;
+    if (ply === 0) {
+      this.current.append(el("p", { class: "muted" }, "the start position"));
+      return;
+    }
+    const t = this.turns[ply - 1];
+    const dl = el("dl", {});
+    const row = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
+    row("move", `${ply} of ${this.plies}`);
+    row("mover", t.player >= 0 ? `${this.names[t.player] ?? t.player} (seat ${t.player + 1})` : "chance");
+    row("action", el("code", { id: "action" }, t.action));
+    const limit = this.data.limit_ms;
+    const bar = el("div", { class: "timebar" });
+    if (typeof t.wall_ms === "number" && limit) {
+      const share = t.wall_ms / limit;
+      bar.append(el("div", { class: share > 1 ? "over" : "", style: `width:${Math.min(100, share * 100)}%` }));
+    }
+    row("time", el("span", {}, `${fmtMs(t.wall_ms)} wall, ${fmtMs(t.cpu_ms)} cpu${limit ? ` of ${limit} ms` : ""}`, bar));
+    if (t.left_ms != null) row("left", fmtMs(t.left_ms));
+    for (const [k, v] of Object.entries(t.info || {})) row(k, typeof v === "object" ? JSON.stringify(v) : String(v));
+    this.current.append(dl);
+  }
+
+  showNotice(text) {
+    this.noticeBox.hidden = !text;
+    this.noticeBox.textContent = text || "";
+  }
+
+  link() {
+    const url = new URL(location.href);
+    url.searchParams.delete("turn");
+    url.searchParams.set("ply", String(this.ply));
+    return url.toString();
+  }
+
+  updateAddress() {
+    try { history.replaceState(null, "", this.link()); } catch { location.hash = `ply=${this.ply}`; }
+  }
+
+  copy(text, done) {
+    const ok = () => this.showNotice(done);
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(ok, () => this.showNotice(text));
+    else this.showNotice(text);
+  }
+
+  setSpeed(i) {
+    this.speed = Math.max(0, Math.min(SPEEDS.length - 1, i));
+    this.speedSelect.value = String(this.speed);
+    if (this.timer) { this.pause(); this.play(); }
+  }
+
+  play() {
+    if (this.ply >= this.plies) this.go(0);
+    this.playButton.textContent = "❚❚";
+    this.timer = setInterval(() => {
+      if (this.ply < this.plies) this.go(this.ply + 1);
+      if (this.ply >= this.plies) this.pause(); // stop on the last ply, not one tick later
+    }, 500 / SPEEDS[this.speed]);
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playButton.textContent = "▶";
+  }
+
+  toggle() { if (this.timer) this.pause(); else this.play(); }
+
+  help(show) { this.helpBox.hidden = !show; }
+
+  onKey(e) {
+    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    if (e.target instanceof HTMLSelectElement) return;
+    const step = e.shiftKey ? 10 : 1;
+    const actions = {
+      " ": () => this.toggle(), ArrowLeft: () => this.go(this.ply - step), ArrowRight: () => this.go(this.ply + step),
+      Home: () => this.go(0), End: () => this.go(this.plies), "-": () => this.setSpeed(this.speed - 1),
+      "+": () => this.setSpeed(this.speed + 1), "=": () => this.setSpeed(this.speed + 1),
+      d: () => this.board.classList.toggle("no-overlay"), c: () => this.copy(this.link(), "link copied"),
+      "?": () => this.help(this.helpBox.hidden), Escape: () => this.help(false),
+    };
+    const fn = actions[e.key];
+    if (fn) { e.preventDefault(); fn(); }
+  }
+}
+
+const source = document.getElementById("replay-data");
+if (source) {
+  window.gridarenaViewer = new Viewer(document.getElementById("viewer"), JSON.parse(source.textContent));
+}

@@ -1,0 +1,167 @@
+"""Helpers of the web tests: start `gridarena serve`, read the board a page shows, compare it with the
+engine, measure a screenshot. Debian's chromium is launched by its executable path (Playwright's own
+browser download cannot work without network; `make test` installs the package)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import webbots
+
+from gridarena.arena.replay import read_replay, replay_game, replay_start
+from gridarena.arena.tournament import TournamentConfig
+from gridarena.core.types import GameState
+
+CHROMIUM = Path(os.environ.get("GRIDARENA_CHROMIUM", "/usr/bin/chromium"))
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+#: The tournaments of the test database, in the order they are stored (ids 1, 2, 3).
+TOURNAMENTS = (
+    TournamentConfig("isolation", ("greedy", "random", "crasher"), games=2, seed=7, extra_bots=webbots.BOTS),
+    TournamentConfig("slidingpuzzle(rows=3,cols=3,scramble=24)", ("solver",), games=1, seed=3),
+    TournamentConfig("pentocity", ("example",), games=1, seed=1),
+)
+
+
+def free_port() -> int:
+    """A port nobody listens on right now (the kernel's choice)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running `gridarena serve`: its base URL, database and replays folder."""
+
+    url: str
+    db: Path
+    replays: Path
+    process: subprocess.Popen[str]
+
+    def get(self, path: str) -> tuple[int, str, str]:
+        """(status, content type, body) of a GET."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=30) as response:
+                return response.status, response.headers["content-type"], response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.headers["content-type"], exc.read().decode()
+
+    def json(self, path: str) -> Any:
+        status, _, body = self.get(path)
+        assert status == 200, body
+        return json.loads(body)
+
+
+def serve(db: Path, replays: Path, *extra: str) -> Served:
+    """Start `gridarena serve` on a free port and wait until it answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "gridarena", "serve", "--db", str(db), "--replays", str(replays)]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--poll", "0.2", *extra], stderr=subprocess.PIPE, text=True
+    )
+    served = Served(f"http://127.0.0.1:{port}", db, replays, process)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"gridarena serve exited {process.returncode}: {process.stderr.read()}")  # type: ignore[union-attr]
+        try:
+            served.get("/")
+            return served
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    pytest.fail("gridarena serve did not answer within 30 s")
+
+
+def stop(served: Served) -> None:
+    served.process.terminate()
+    try:
+        served.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        served.process.kill()
+        served.process.wait()
+
+
+def engine_states(path: Path) -> list[GameState[Any]]:
+    """The engine's position after every ply of a replay (index 0: the start)."""
+    replay = read_replay(path)
+    game = replay_game(replay.header)
+    states = [replay_start(game, replay.header)]
+    for turn in replay.turns:
+        states.append(states[-1].apply_action(states[-1].string_to_action(turn["action"])))
+    return states
+
+
+def expected_position(state: GameState[Any]) -> dict[str, str]:
+    """The data attributes a game's picture must carry for ``state`` (read from the engine)."""
+    name = state.game.name
+    if name == "isolation":
+        return {"board": str(state.to_json()["board"])}
+    if name == "slidingpuzzle":
+        return {"cells": ",".join(map(str, state.board.cells)), "moves": str(state.moves)}  # type: ignore[attr-defined]
+    if name == "pentocity":
+        land = "".join(map(str, state.land.ravel().tolist()))  # type: ignore[attr-defined]
+        return {"land": land, "score": str(state.score)}  # type: ignore[attr-defined]
+    raise AssertionError(f"no expectation for {name}")
+
+
+SHOWN_JS = """() => {
+  const svg = document.querySelector('#board svg');
+  if (!svg) return null;
+  const cells = [...svg.querySelectorAll('[data-cell]')].map((c) => [c.dataset.cell, c.dataset.v]);
+  return { data: { ...svg.dataset }, cells };
+}"""
+
+
+def shown(page: Any) -> dict[str, Any]:
+    """The data attributes of the board the page shows, and its drawn cells (name, content)."""
+    value: dict[str, Any] = page.evaluate(SHOWN_JS)
+    assert value is not None, "no board on the page"
+    return value
+
+
+STATS_JS = """async (b64) => {
+  const img = new Image();
+  img.src = 'data:image/png;base64,' + b64;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.width; canvas.height = img.height;
+  const g = canvas.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, canvas.width, canvas.height).data;
+  let sum = 0, sq = 0; const colours = new Set();
+  for (let i = 0; i < d.length; i += 4) {
+    const grey = (d[i] + d[i + 1] + d[i + 2]) / 3;
+    sum += grey; sq += grey * grey; colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+  }
+  const n = d.length / 4, mean = sum / n;
+  return { std: Math.sqrt(sq / n - mean * mean), colours: colours.size, width: img.width, height: img.height };
+}"""
+
+
+def picture_stats(page: Any, png: bytes) -> dict[str, float]:
+    """Grey-level standard deviation and distinct colours of a PNG screenshot (decoded by the browser)."""
+    stats: dict[str, float] = page.evaluate(STATS_JS, base64.b64encode(png).decode())
+    return stats
