@@ -207,7 +207,8 @@ def parse_map(text: str, source: str = "<map>", *, strict: bool = True, name: st
         if code < 0:
             y, x = divmod(i, width)
             raise r.error(
-                token, f"cell ({x},{y}): {token.text!r} is not one of the symbols 0-8 c i b x - (one per token)"
+                token,
+                f"cell ({x},{y}): {token.text!r} is not one of the symbols 0-8 c i b x - (one per token)",
             )
         if is_stone(code) and code > players:
             y, x = divmod(i, width)
@@ -232,21 +233,23 @@ def parse_map(text: str, source: str = "<map>", *, strict: bool = True, name: st
         x2, tx2 = r.number(f"transition {n}: x2")
         y2, ty2 = r.number(f"transition {n}: y2")
         d2, td2 = r.number(f"transition {n}: d2")
-        ends = ((x1, y1, d1, tx1, td1), (x2, y2, d2, tx2, td2))
-        for x, y, d, tx, td in ends:
+        ends = ((x1, y1, d1, tx1, ty1, td1), (x2, y2, d2, tx2, ty2, td2))
+        for x, y, d, tx, ty, td in ends:
             if d > 7:
                 raise r.error(td, f"transition {n}: direction {d} is not 0..7")
             if x >= width or y >= height:
                 raise r.error(
-                    tx,
+                    tx if x >= width else ty,
                     f"transition {n} is invalid (leading to/coming from invalid field): "
                     f"({x},{y}) is outside the {height}x{width} board",
                 )
         if strict:
-            for x, y, d, tx, _ in ends:
+            for x, y, d, tx, _, _ in ends:
                 reason = _endpoint_problem(board, height, width, x, y, d)
                 if reason:
-                    raise r.error(tx, f"transition {n} is invalid (leading to/coming from invalid field): {reason}")
+                    raise r.error(
+                        tx, f"transition {n} is invalid (leading to/coming from invalid field): {reason}"
+                    )
             a, b = (x1, y1, d1), (x2, y2, d2)
             for end in (a, b) if a != b else (a,):
                 if end in owner:
@@ -280,7 +283,9 @@ def read_map(path: str | Path, *, strict: bool = True) -> ReversiMap:
     try:
         data = gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes()
     except (OSError, EOFError, gzip.BadGzipFile) as e:
-        raise MapFormatError(str(path), 0, 0, f"cannot read the map: {getattr(e, 'strerror', None) or e}") from e
+        raise MapFormatError(
+            str(path), 0, 0, f"cannot read the map: {getattr(e, 'strerror', None) or e}"
+        ) from e
     return parse_map(decode_map(data, str(path)), str(path), strict=strict, name=map_name(p))
 
 
