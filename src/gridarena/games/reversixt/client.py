@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
 from dataclasses import dataclass
 from typing import Any, Final
@@ -268,7 +270,9 @@ async def play(config: ClientConfig) -> ClientResult:
             f"cannot connect to {config.host}:{config.port}: no answer within {config.connect_timeout:g} s"
         ) from None
     except OSError as exc:
-        raise ClientError(f"cannot connect to {config.host}:{config.port}: {exc.strerror or exc}") from None
+        # asyncio's own text repeats the address; a name that does not resolve has no errno text.
+        why = exc.strerror if isinstance(exc, socket.gaierror) or not exc.errno else os.strerror(exc.errno)
+        raise ClientError(f"cannot connect to {config.host}:{config.port}: {why}") from None
     try:
         return await _Session(config, reader, writer).play()
     except OSError as exc:
