@@ -27,7 +27,6 @@ from gridarena.games.reversixt.fast.layout import (
     SLOTS,
     P,
     geometry,
-    step_table,
     zobrist,
 )
 from gridarena.games.reversixt.formats import BONUS, CHOICE, HOLE, ReversiMap
@@ -59,7 +58,7 @@ class FastBoard:
         self.map = m
         self.n = n = m.width * m.height
         plain, trans = geometry(m)
-        self.geo = np.zeros((3, n * 8), dtype=np.int32)
+        self.geo = np.zeros((4, n * 8), dtype=np.int32)
         self.geo[K.PLAIN], self.geo[K.TRANS] = plain, trans
         self.cells = np.frombuffer(m.cells, dtype=np.uint8).copy()
         self.zc, self.zs = zobrist(n)
@@ -74,7 +73,7 @@ class FastBoard:
         self.saves = np.zeros((self.max_ply + 2, SLOTS), dtype=np.int64)
         self.clog = np.zeros((self.max_ply + 2) * (2 * n + 2), dtype=np.int64)
         self.buf = np.zeros(8 * n + 16, dtype=np.int32)
-        self.marks = np.zeros(n, dtype=np.int32)
+        self.marks = np.zeros(n + 1, dtype=np.int32)
         self.st = np.zeros(SLOTS, dtype=np.int64)
         self.load_start()
 
@@ -101,7 +100,7 @@ class FastBoard:
     ) -> None:
         st, p = self.st, self.map.players
         self.cells[:] = np.frombuffer(cells, dtype=np.uint8)
-        self.geo[K.STEP] = step_table(self.cells, self.geo[K.PLAIN], self.geo[K.TRANS])
+        K.rebuild(self.cells, self.geo)
         st[:] = 0
         st[P], st[RADIUS], st[PHASE], st[LAST] = p, self.map.radius, phase, last
         for k in range(1, p + 1):
@@ -149,12 +148,11 @@ class FastBoard:
             raise ValueError(f"reversixt perft: depth {depth} exceeds this board's {self.max_ply} plies")
         saved = self.st.copy()
         try:
-            return int(
-                K.perft_loop(
-                    depth, self.cells, self.geo, self.st, self.clog, self.saves, self.wt, self.zc,
-                    self.buf, self.marks, self.moves, self.count, self.index, self.movers,
-                )  # fmt: skip
-            )
+            leaves = K.perft_loop(
+                depth, self.cells, self.geo, self.st, self.clog, self.saves, self.wt, self.zc,
+                self.buf, self.marks, self.moves, self.count, self.index, self.movers,
+            )  # fmt: skip
+            return int(leaves)
         finally:
             self.st[:] = saved
 
@@ -184,7 +182,7 @@ def perft(position: ReversiMap | Any, depth: int) -> int:
     """
     if isinstance(position, ReversiMap):
         return FastBoard(position, max_ply=depth + 1).perft(depth)
-    board = FastBoard(position.game.map, max_ply=depth + 1)
+    board = FastBoard(position.game.board, max_ply=depth + 1)
     board.load(position)
     return board.perft(depth)
 

@@ -33,7 +33,6 @@ from gridarena.games.reversixt.fast.layout import (
     POS,
     RADIUS,
     SLOTS,
-    STAMP,
     P,
 )
 
@@ -44,8 +43,10 @@ INVERSION: Final = 10
 BONUS: Final = 11
 EXPANSION: Final = 12
 HOLE: Final = 13
-PLAIN, TRANS, STEP = 0, 1, 2
-"""Rows of the ``geo`` table (``int32``, shape ``(3, cells * 8)``)."""
+PLAIN, TRANS, STEP, ADJ = 0, 1, 2, 3
+"""Rows of the ``geo`` table (``int32``, shape ``(4, cells * 8)``). ``geo[ADJ, c]`` (first ``cells``
+entries) counts the occupied fields one step from ``c``: an empty field with none cannot capture,
+so phase-1 move generation skips it without walking (occupancy only grows in phase 1)."""
 
 
 def kernel(function: _F) -> _F:
@@ -134,10 +135,10 @@ def collect_captures(k: int, c: int, cells: np.ndarray, geo: np.ndarray, buf: np
 
 @kernel
 def gen_phase1(
-    k: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray, moves: np.ndarray, row: int
+    k: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray, moves: np.ndarray, row: int, start: int
 ) -> int:
-    """Player ``k``'s phase-1 moves, every special byte expanded, into ``moves[row]``; their count."""
-    n = 0
+    """Player ``k``'s phase-1 moves, every special byte expanded, into ``moves[row, start:]``; their count."""
+    n = start
     ov = st[OV + k]
     p = st[P]
     for c in range(len(cells)):
@@ -149,7 +150,10 @@ def gen_phase1(
                 moves[row, n] = c << 5
                 n += 1
             continue
-        if 1 <= code <= 8 and ov <= 0:
+        if 1 <= code <= 8:
+            if ov <= 0:
+                continue
+        elif geo[ADJ, c] == 0:
             continue
         if not captures_any(k, c, cells, geo):
             continue
@@ -164,7 +168,7 @@ def gen_phase1(
         else:
             moves[row, n] = c << 5
             n += 1
-    return n
+    return n - start
 
 
 @kernel
@@ -220,10 +224,10 @@ def advance(
             k = (last + j - 1) % p + 1
             if st[DISQ + k]:
                 continue
-            n = gen_phase1(k, cells, geo, st, moves, row)
+            n = gen_phase1(k, cells, geo, st, moves, row, 0)
             if n > 0:
                 count[row] = n
-                return k
+                return int(k)
         st[PHASE] = 2
     if st[PHASE] == 2:
         if st[NONHOLE] > 0:
@@ -231,7 +235,7 @@ def advance(
                 k = (last + j - 1) % p + 1
                 if st[DISQ + k] == 0 and st[BOMBS + k] > 0:
                     count[row] = gen_bombs(cells, moves, row)
-                    return k
+                    return int(k)
         st[PHASE] = OVER
     return 0
 
@@ -243,11 +247,35 @@ def _step_at(c: int, d: int, cells: np.ndarray, geo: np.ndarray) -> int:
         return -1
     nb = geo[PLAIN, c * 8 + d]
     if nb >= 0 and cells[nb] != HOLE:
-        return nb * 8 + d
+        return int(nb * 8 + d)
     t = geo[TRANS, c * 8 + d]
     if t >= 0 and cells[t >> 3] != HOLE:
-        return t
+        return int(t)
     return -1
+
+
+@kernel
+def _occupy(c: int, geo: np.ndarray, delta: int) -> None:
+    """``c`` became occupied (``delta`` 1) or empty again (-1): update its neighbours' counts."""
+    for d in range(8):
+        s = geo[STEP, c * 8 + d]
+        if s >= 0:
+            geo[ADJ, s >> 3] += delta
+
+
+@kernel
+def rebuild(cells: np.ndarray, geo: np.ndarray) -> None:
+    """Compute ``step`` and the occupied-neighbour counts of a whole board (a loaded position)."""
+    n = len(cells)
+    for c in range(n):
+        geo[ADJ, c] = 0
+    for c in range(n):
+        for d in range(8):
+            geo[STEP, c * 8 + d] = _step_at(c, d, cells, geo)
+    for c in range(n):
+        v = cells[c]
+        if 1 <= v <= 8 or v == EXPANSION:
+            _occupy(c, geo, 1)
 
 
 @kernel
@@ -280,12 +308,13 @@ def explode(
     """Turn every field within the radius of ``target`` into a hole (spec 6.3); the number destroyed.
 
     Breadth-first over ``step`` on the board before the explosion; ``buf`` holds the queue and the
-    distances (``buf[n + i]``), ``marks`` the visited fields by the stamp ``st[STAMP]``.
+    distances (``buf[n + i]``), ``marks`` the visited fields by a stamp kept in ``marks[n]`` (not in
+    ``st``: unmake restores ``st``, and a stamp used again would find stale marks).
     """
     n = len(cells)
     r = st[RADIUS]
-    st[STAMP] += 1
-    stamp = st[STAMP]
+    marks[n] += 1
+    stamp = marks[n]
     buf[0] = target
     buf[n] = 0
     marks[target] = stamp
@@ -340,6 +369,8 @@ def make(
     code = int(cells[c])
     if 1 <= code <= 8 or code == EXPANSION:
         st[OV + k] -= 1
+    else:
+        _occupy(c, geo, 1)
     n = collect_captures(k, c, cells, geo, buf)
     set_cell(c, k, cells, st, clog, wt, zc)
     for i in range(n):
@@ -367,10 +398,17 @@ def make(
 
 
 @kernel
-def unmake(ply: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray, clog: np.ndarray, saves: np.ndarray) -> None:
+def unmake(
+    ply: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray, clog: np.ndarray, saves: np.ndarray
+) -> None:
     """Undo the move made at ``ply`` (fields from the log, then the status vector)."""
     top = saves[ply, CTOP]
     bomb = saves[ply, PHASE] == 2
+    if not bomb and st[CTOP] > top:
+        first = clog[top]  # a phase-1 move logs its own field first
+        old = first & 0xFF
+        if not (1 <= old <= 8 or old == EXPANSION):
+            _occupy(first >> 8, geo, -1)
     i = st[CTOP] - 1
     while i >= top:
         e = clog[i]
@@ -431,4 +469,3 @@ def perft_loop(
         index[ply] = 0
         movers[ply] = child
     return total
-

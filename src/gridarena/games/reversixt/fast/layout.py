@@ -15,10 +15,10 @@ from typing import Final
 
 import numpy as np
 
-from gridarena.games.reversixt.formats import DX, DY, HOLE, ReversiMap
+from gridarena.games.reversixt.formats import DX, DY, ReversiMap
 
 # Slots of the status vector ``st``. OV, BOMBS, DISQ, COUNT and POS are bases: slot base + k for player k.
-P, RADIUS, PHASE, LAST, HASH, CTOP, STAMP, NONHOLE = range(8)
+P, RADIUS, PHASE, LAST, HASH, CTOP, SPARE, NONHOLE = range(8)
 OV: Final = 8
 BOMBS: Final = 17
 DISQ: Final = 26
@@ -56,22 +56,6 @@ def geometry(m: ReversiMap) -> tuple[np.ndarray, np.ndarray]:
         trans[a * 8 + d1] = b * 8 + (d2 + 4) % 8
         trans[b * 8 + d2] = a * 8 + (d1 + 4) % 8
     return plain, trans
-
-
-def step_table(cells: np.ndarray, plain: np.ndarray, trans: np.ndarray) -> np.ndarray:
-    """The spec's ``step`` (3.2) for every field and direction of a board (holes step nowhere)."""
-    n = len(cells)
-    step = np.full(n * 8, -1, dtype=np.int32)
-    for c in range(n):
-        if cells[c] == HOLE:
-            continue
-        for d in range(8):
-            nb = plain[c * 8 + d]
-            if nb >= 0 and cells[nb] != HOLE:
-                step[c * 8 + d] = nb * 8 + d
-            elif trans[c * 8 + d] >= 0 and cells[trans[c * 8 + d] >> 3] != HOLE:
-                step[c * 8 + d] = trans[c * 8 + d]
-    return step
 
 
 def zobrist(n: int, seed: int = 2009) -> tuple[np.ndarray, np.ndarray]:
