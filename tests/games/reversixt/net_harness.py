@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from gridarena.core.bot import Decision
+from gridarena.core.clock import TurnClock
 from gridarena.games.reversixt.client import ClientConfig, play
 from gridarena.games.reversixt.protocol import (
     FROM_SERVER,
@@ -210,3 +213,27 @@ def open_fds() -> int:
 
 def threads() -> list[str]:
     return sorted(t.name for t in threading.enumerate())
+
+
+class RecordingBot:
+    """A random bot that records the clock of every request (for the client's depth and time tests)."""
+
+    name = "recording"
+    clocks: ClassVar[list[TurnClock]] = []
+
+    def __init__(self, game: Any) -> None:
+        self.rng = random.Random(0)
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, state: Any, clock: TurnClock) -> Decision:
+        RecordingBot.clocks.append(clock)
+        return Decision(state.random_action(self.rng))
+
+
+def make_recording_bot(game: Any) -> RecordingBot:
+    return RecordingBot(game)
+
+
+RECORDING = {"recording": "net_harness:make_recording_bot"}

@@ -21,14 +21,15 @@ import logging
 import os
 import socket
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gridarena.core.bot import Bot
 from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
-from gridarena.games.reversixt.formats import decode_map, parse_map
+from gridarena.games.reversixt.formats import MapFormatError, decode_map, parse_map
 from gridarena.games.reversixt.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
@@ -78,6 +79,7 @@ class ClientConfig:
     seed: int = 0
     fallback_time: float = 1.0
     connect_timeout: float = 10.0
+    extra_bots: Mapping[str, str] = field(default_factory=dict)  # name -> "module:factory" (plugins, tests)
 
     def __post_init__(self) -> None:
         if not 0 <= self.group <= 255:
@@ -102,8 +104,9 @@ def turn_clock(request: MoveRequest, fallback: float) -> TurnClock:
 
     >>> turn_clock(MoveRequest(0, 3), 1.0).depth, turn_clock(MoveRequest(0, 3), 1.0).deadline is None
     (3, True)
-    >>> round(turn_clock(MoveRequest(2000, 0), 1.0).time_left(), 1)
-    1.8
+    >>> clock = turn_clock(MoveRequest(2000, 0), 1.0)
+    >>> clock.limit, 1.7 < clock.time_left() <= 2.0 - safety_margin(2.0)
+    (2.0, True)
     """
     seconds = request.time_ms / 1000.0
     depth = request.depth or None
@@ -137,13 +140,18 @@ class _Session:
         accept = frozenset(expected) if expected else FROM_SERVER
         try:
             return await read_message(self.reader, accept=accept)
+        except ConnectionClosedError:
+            raise
         except ProtocolError as exc:
             raise ClientError(f"the server broke the protocol: {exc}") from exc
 
     async def handshake(self) -> None:
         await self.send(Group(self.config.group))
         data: MapData = await self.receive(MessageType.MAP)
-        board = parse_map(decode_map(data.data, "<map message>"), "<map message>", strict=False)
+        try:
+            board = parse_map(decode_map(data.data, "<map message>"), "<map message>", strict=False)
+        except MapFormatError as exc:
+            raise ClientError(f"the server's map cannot be read: {exc}") from exc
         number: PlayerNumber = await self.receive(MessageType.PLAYER)
         if not 1 <= number.player <= board.players:
             raise ClientError(
@@ -152,7 +160,7 @@ class _Session:
         game = ReversiXT.from_map(board)
         self.me = number.player
         self.state = game.new_initial_state()
-        self.bot = make_bot(game, self.config.bot)
+        self.bot = make_bot(game, self.config.bot, extra=self.config.extra_bots)
         self.bot.reset(game, self.me - 1, self.config.seed)
         warm_up = getattr(self.bot, "warm_up", None)
         if warm_up is not None:
@@ -167,7 +175,10 @@ class _Session:
         )
 
     async def play(self) -> ClientResult:
-        await self.handshake()
+        try:
+            await self.handshake()
+        except ConnectionClosedError as exc:
+            raise ClientError(f"the server closed the connection during the handshake ({exc})") from exc
         assert self.state is not None
         while True:
             try:

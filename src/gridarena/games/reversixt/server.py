@@ -145,9 +145,8 @@ class GameResult:
     def result_text(self) -> str:
         """The result file's block: the map name, then one line per player.
 
-        >>> print(GameResult(1, "x.map", (PlayerResult(1, 5, 30, 812, "ok"),), 4).result_text(), end="")
-        x.map
-        5	30	812	ok
+        >>> GameResult(1, "x.map", (PlayerResult(1, 5, 30, 812, "ok"),), 4).result_text()
+        'x.map\\n5\\t30\\t812\\tok\\n'
         """
         return "\n".join([self.map_name, *(p.result_line() for p in self.players)]) + "\n"
 
