@@ -75,7 +75,12 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
         "bands": "gridarena.games.pentocity.players:make_bands_bot",
         "best": "gridarena.games.pentocity.players:make_bands_bot",
     },
-    "reversixt": {},
+    "reversixt": {
+        "trivial": "gridarena.games.reversixt.bots:make_trivial_bot",
+        "paranoid": "gridarena.games.reversixt.bots:make_paranoid_bot",
+        "brs": "gridarena.games.reversixt.bots:make_brs_bot",
+        "best": "gridarena.games.reversixt.bots:make_best_bot",
+    },
     "slidingpuzzle": {
         "solver": "gridarena.games.slidingpuzzle.bots:make_solver_bot",
     },

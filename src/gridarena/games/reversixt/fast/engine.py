@@ -67,7 +67,8 @@ class Engine:
     """One map's fast board, transposition table and history, and the search options.
 
     ``mode``: ``"paranoid"`` or ``"brs"``; ``evaluation``: ``"strong"`` or ``"trivial"`` (ai_trivial's
-    stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries.
+    stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
+    elimination rule (:meth:`out_of_reach`) in the bomb phase.
     """
 
     def __init__(
@@ -79,8 +80,9 @@ class Engine:
         mobility: int = 24,
         override_value: int = 300,
         bomb_value: int | None = None,
+        eliminate: bool = True,
     ) -> None:
-        self.map = m
+        self.map, self.eliminate = m, eliminate
         probe = FastBoard(m, max_ply=2)
         self.weights = field_weights(m, probe.geo[STEP])
         self.board = FastBoard(m, max_ply=MAX_DEPTH + 2, weights=self.weights)
@@ -115,7 +117,7 @@ class Engine:
         """
         st, p = self.board.st, self.map.players
         ign = np.zeros(9, dtype=np.int64)
-        if st[PHASE] != 2:
+        if st[PHASE] != 2 or not self.eliminate:
             return ign
         reach = self.area * sum(int(st[BOMBS + k]) for k in range(1, p + 1) if not st[DISQ + k])
         for k in range(1, p + 1):
