@@ -100,6 +100,13 @@ def configure_client(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds per move when a request has neither time nor depth (default 1)",
     )
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="keep retrying a refused connection for N seconds (default 0: fail at once)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
 
 
@@ -228,6 +235,7 @@ def run_client(args: argparse.Namespace) -> int:
         bot=args.bot,
         seed=args.seed,
         fallback_time=args.fallback_time,
+        wait=args.wait,
     )
     with _logging("gridarena.reversixt.client", logging.WARNING if args.quiet else logging.INFO, None):
         result = asyncio.run(play(config))

@@ -190,3 +190,21 @@ def test_a_server_we_cannot_follow_is_one_clear_error(script: list[Step], messag
 def test_being_disqualified_ends_the_client_without_an_error_from_play() -> None:
     result, _ = run_script([*HANDSHAKE, MoveRequest(0, 0), "answer", Disqualification(1), "close"])
     assert result.disqualified and not result.finished and result.scores[0] is None
+
+
+def test_wait_retries_a_refused_connection_until_the_server_is_up() -> None:
+    from gridarena.games.reversixt.server import ReversiServer, ServerConfig
+
+    async def scenario() -> list[ClientResult]:
+        probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+        port = probe.sockets[0].getsockname()[1]
+        probe.close()
+        await probe.wait_closed()
+        clients = [asyncio.create_task(play(ClientConfig(port=port, seed=s, wait=60))) for s in (1, 2)]
+        await asyncio.sleep(0.3)  # both are being refused now
+        assert not any(c.done() for c in clients)
+        server = ReversiServer(ServerConfig(str(OTHELLO8), port=port))
+        await asyncio.wait_for(server.run(), 60)
+        return list(await asyncio.gather(*clients))
+
+    assert all(r.finished for r in asyncio.run(scenario()))

@@ -79,11 +79,14 @@ class ClientConfig:
     seed: int = 0
     fallback_time: float = 1.0
     connect_timeout: float = 10.0
+    wait: float = 0.0  # seconds to keep retrying a refused connection (the server may still be starting)
     extra_bots: Mapping[str, str] = field(default_factory=dict)  # name -> "module:factory" (plugins, tests)
 
     def __post_init__(self) -> None:
         if not 0 <= self.group <= 255:
             raise ClientError(f"--group {self.group}: the group byte holds 0..255")
+        if self.wait < 0:
+            raise ClientError(f"--wait {self.wait}: must be 0 or more")
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,20 +273,39 @@ class _Session:
         return ClientResult(self.me, self.state.scores(), self.moves, self.disqualified, finished)
 
 
+async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Open the connection; a refused one is retried until ``config.wait`` seconds have passed.
+
+    Scripts that start a server and its clients together need the retry; by default a refused
+    address fails at once with one clear :class:`ClientError`.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + config.wait
+    while True:
+        try:
+            return await asyncio.wait_for(
+                asyncio.open_connection(config.host, config.port), config.connect_timeout
+            )
+        except TimeoutError:
+            raise ClientError(
+                f"cannot connect to {config.host}:{config.port}: no answer within {config.connect_timeout:g} s"
+            ) from None
+        except ConnectionRefusedError:
+            if loop.time() >= deadline:
+                why = "Connection refused" + (f" (for {config.wait:g} s)" if config.wait > 0 else "")
+                raise ClientError(f"cannot connect to {config.host}:{config.port}: {why}") from None
+            await asyncio.sleep(0.05)
+        except OSError as exc:
+            # asyncio's own text repeats the address; a name that does not resolve has no errno text.
+            text = (
+                exc.strerror if isinstance(exc, socket.gaierror) or not exc.errno else os.strerror(exc.errno)
+            )
+            raise ClientError(f"cannot connect to {config.host}:{config.port}: {text or exc}") from None
+
+
 async def play(config: ClientConfig) -> ClientResult:
     """Connect, play one game to END2 and close; a refused address raises :class:`ClientError`."""
-    try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(config.host, config.port), config.connect_timeout
-        )
-    except TimeoutError:
-        raise ClientError(
-            f"cannot connect to {config.host}:{config.port}: no answer within {config.connect_timeout:g} s"
-        ) from None
-    except OSError as exc:
-        # asyncio's own text repeats the address; a name that does not resolve has no errno text.
-        why = exc.strerror if isinstance(exc, socket.gaierror) or not exc.errno else os.strerror(exc.errno)
-        raise ClientError(f"cannot connect to {config.host}:{config.port}: {why}") from None
+    reader, writer = await connect(config)
     try:
         return await _Session(config, reader, writer).play()
     except OSError as exc:
