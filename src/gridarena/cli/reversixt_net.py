@@ -27,7 +27,6 @@ from gridarena.core.errors import UnknownNameError
 from gridarena.core.registry import bot_table
 from gridarena.core.specs import parse_spec
 from gridarena.games.reversixt.client import ClientConfig, ClientError, play
-from gridarena.games.reversixt.rules import resolve_map_path
 from gridarena.games.reversixt.server import GameResult, ReversiServer, ServerConfig, ServerError
 
 
@@ -199,7 +198,7 @@ def _result_writer(path: str | None) -> Callable[[GameResult], None] | None:
 def run_server(args: argparse.Namespace) -> int:
     """Play ``--games`` games; 0 when all finished (errors become one line through ``main``)."""
     config = ServerConfig(
-        map_path=str(resolve_map_path(args.map)),
+        map_path=args.map,
         time=args.time,
         depth=args.depth,
         host=args.host,

@@ -53,7 +53,7 @@ from gridarena.games.reversixt.protocol import (
     message_type,
     read_message,
 )
-from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT, wire_move
+from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT, resolve_map_path, wire_move
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
@@ -275,9 +275,10 @@ class ReversiServer:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.config = config
-        self.map_bytes, self.map = load_map_bytes(config.map_path)
+        self.map_path = str(resolve_map_path(config.map_path))  # a project map name works too
+        self.map_bytes, self.map = load_map_bytes(self.map_path)
         self.game = ReversiXT.from_map(self.map)
-        self.map_label = Path(config.map_path).name
+        self.map_label = Path(self.map_path).name
         self._trace, self._on_result, self._clock = trace, on_result, clock
         self._pending: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] | None = None
         self._server: asyncio.Server | None = None
@@ -355,7 +356,7 @@ class ReversiServer:
         self._emit(
             number,
             "Starting Server.",
-            f'Loading board from file "{self.config.map_path}"... OK',
+            f'Loading board from file "{self.map_path}"... OK',
             f"Opening port...OK. Port number is {self.port}.",
             f"This is a {p}-player map.",
         )
