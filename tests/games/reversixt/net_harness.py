@@ -237,3 +237,33 @@ def make_recording_bot(game: Any) -> RecordingBot:
 
 
 RECORDING = {"recording": "net_harness:make_recording_bot"}
+
+
+class DepthRecorder:
+    """The registered ``best`` bot, recording the depth each search reached (decision info)."""
+
+    name = "best-recorded"
+    depths: ClassVar[list[int]] = []
+
+    def __init__(self, game: Any) -> None:
+        from gridarena.core.registry import make_bot
+
+        self.inner = make_bot(game, "best")
+
+    def warm_up(self, game: Any) -> None:
+        self.inner.warm_up(game)
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        self.inner.reset(game, seat, seed)
+
+    def act(self, state: Any, clock: TurnClock) -> Decision:
+        decision = self.inner.act(state, clock)
+        DepthRecorder.depths.append(int(decision.info["depth"]))
+        return decision
+
+
+def make_depth_recorder(game: Any) -> DepthRecorder:
+    return DepthRecorder(game)
+
+
+RECORDING["best-recorded"] = "net_harness:make_depth_recorder"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,19 @@ def test_wait_retries_a_refused_connection_until_the_server_is_up() -> None:
         return list(await asyncio.gather(*clients))
 
     assert all(r.finished for r in asyncio.run(scenario()))
+
+
+def test_registered_search_bots_play_through_the_client_within_the_depth_byte() -> None:
+    from net_harness import DepthRecorder, run_games
+
+    from gridarena.games.reversixt.client import ClientConfig as Config
+
+    def factory(bot: str) -> Callable[[int], Awaitable[ClientResult]]:
+        return lambda port: play(Config(port=port, bot=bot, extra_bots=RECORDING))
+
+    DepthRecorder.depths.clear()
+    results, (seen,) = asyncio.run(
+        run_games(str(OTHELLO8), [factory("best-recorded"), factory("trivial")], depth=2)
+    )
+    assert [r.status for r in results[0].players] == ["ok", "ok"] and all(c.finished for c in seen)
+    assert DepthRecorder.depths and max(DepthRecorder.depths) == 2  # the depth byte, honoured

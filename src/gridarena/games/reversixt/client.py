@@ -100,10 +100,11 @@ class ClientResult:
     finished: bool  # END2 received
 
 
-def turn_clock(request: MoveRequest, fallback: float) -> TurnClock:
+def turn_clock(request: MoveRequest, fallback: float, received: float | None = None) -> TurnClock:
     """The bot's clock for a request: the account less the margin, and the depth byte (0 = none).
 
-    With neither a time nor a depth the bot gets ``fallback`` seconds (spec 9.6).
+    With neither a time nor a depth the bot gets ``fallback`` seconds (spec 9.6). ``received`` is
+    when the request arrived (``time.perf_counter``; default now): time spent since then is gone.
 
     >>> turn_clock(MoveRequest(0, 3), 1.0).depth, turn_clock(MoveRequest(0, 3), 1.0).deadline is None
     (3, True)
@@ -113,7 +114,7 @@ def turn_clock(request: MoveRequest, fallback: float) -> TurnClock:
     """
     seconds = request.time_ms / 1000.0
     depth = request.depth or None
-    now = time.perf_counter()
+    now = time.perf_counter() if received is None else received
     if seconds > 0:
         deadline = now + max(0.0, seconds - safety_margin(seconds))
         return TurnClock(deadline=deadline, depth=depth, limit=seconds, hard_deadline=now + seconds)
@@ -134,6 +135,7 @@ class _Session:
         self.me = 0
         self.moves = 0
         self.disqualified = False
+        self.warming: asyncio.Future[None] | None = None
 
     async def send(self, message: Group | MoveAnswer) -> None:
         self.writer.write(encode(message))
@@ -167,7 +169,8 @@ class _Session:
         self.bot.reset(game, self.me - 1, self.config.seed)
         warm_up = getattr(self.bot, "warm_up", None)
         if warm_up is not None:
-            warm_up(game)  # before the first request: compiling is not charged to a move
+            # In a thread, so that a request arriving meanwhile is read and its time noted at once.
+            self.warming = asyncio.ensure_future(asyncio.to_thread(warm_up, game))
         log.info(
             "player %d of %d on a %dx%d map, bot %s",
             self.me,
@@ -178,6 +181,14 @@ class _Session:
         )
 
     async def play(self) -> ClientResult:
+        try:
+            return await self._play()
+        finally:
+            if self.warming is not None:  # a game that ended before our first move: let the thread finish
+                with contextlib.suppress(Exception):
+                    await self.warming
+
+    async def _play(self) -> ClientResult:
         try:
             await self.handshake()
         except ConnectionClosedError as exc:
@@ -216,8 +227,11 @@ class _Session:
                 f"the server asks us (player {self.me}) to move, but our state says "
                 + ("the game is over" if state.is_terminal() else f"player {mover} moves")
             )
-        clock = turn_clock(request, self.config.fallback_time)
         start = time.perf_counter()
+        if self.warming is not None:  # the first request came before the bot was ready
+            warming, self.warming = self.warming, None
+            await warming
+        clock = turn_clock(request, self.config.fallback_time, received=start)
         decision = self.bot.act(state, clock)
         move = decision.action
         reason = state.illegal_reason(move)
