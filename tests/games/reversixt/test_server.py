@@ -9,6 +9,8 @@ import socket
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from net_harness import (
     MAP_4P,
     MAP_8P,
@@ -298,3 +300,27 @@ def test_end_messages_come_in_order(tmp_path: Path) -> None:
     bombs = [m for m in messages[end1:] if isinstance(m, MoveAnnouncement)]
     assert len(bombs) == 4  # one bomb each, radius 1
     assert all(m.special == 0 for m in bombs)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.binary(max_size=12),
+        st.builds(
+            lambda x, y, s: encode(MoveAnswer(x, y, s)),
+            st.integers(0, 9),
+            st.integers(0, 9),
+            st.integers(0, 255),
+        ),
+    )
+)
+def test_any_bytes_as_an_answer_end_in_a_verdict_never_a_crash_or_a_hang(answer: bytes) -> None:
+    async def send(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, _: MoveRequest) -> None:
+        writer.write(answer)
+        await writer.drain()
+
+    results, (seen,) = asyncio.run(run_games(str(OTHELLO8), [raw_client(send), bot_client()], time=0.2))
+    status = results[0].players[0].status
+    assert status in ("protocol-error", "invalid-move", "timeout")  # a legal first move times out later
+    assert results[0].players[1].status == "ok" and seen[1].finished
+    assert seen[0].closed_by_server and seen[0].messages[-1] == Disqualification(1)
