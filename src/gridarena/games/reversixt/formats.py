@@ -139,6 +139,9 @@ class _Reader:
         self.tokens = list(_tokens(text))
         self.pos = 0
         self.source = source
+        self.group: tuple[_Token, int, int] | None = (
+            None  # the transition being read: first token, number, start
+        )
         lines = text.split("\n")
         self.end_line, self.end_col = len(lines), len(lines[-1]) + 1
 
@@ -152,6 +155,12 @@ class _Reader:
 
     def next(self, what: str) -> _Token:
         if self.pos >= len(self.tokens):
+            if self.group is not None:
+                first, n, start = self.group
+                got = self.pos - start
+                raise self.error(
+                    first, f"incomplete transition {n} at the end of the file ({got} of 7 tokens)"
+                )
             raise self.error(None, f"unexpected end of file: expected {what}")
         token = self.tokens[self.pos]
         self.pos += 1
@@ -198,10 +207,10 @@ def parse_map(text: str, source: str = "<map>", *, strict: bool = True, name: st
         tok = h_token if height > MAX_SIDE else w_token
         raise r.error(tok, f"dimensions too large (max {MAX_SIDE}x{MAX_SIDE}; the map says {height}x{width})")
     size = height * width
-    if r.left() < size:
-        raise r.error(None, f"unexpected end of file: {r.left()} of the {height}x{width} = {size} cells")
     cells = bytearray(size)
     for i in range(size):
+        if not r.left():
+            raise r.error(None, f"unexpected end of file: {i} of the {height}x{width} = {size} cells")
         token = r.next("a cell")
         code = CODES.get(token.text, -1) if len(token.text) == 1 else -1
         if code < 0:
@@ -219,11 +228,8 @@ def parse_map(text: str, source: str = "<map>", *, strict: bool = True, name: st
     owner: dict[tuple[int, int, int], int] = {}
     while r.left():
         n = len(transitions)
-        if r.left() < 7:
-            raise r.error(
-                r.tokens[r.pos], f"incomplete transition {n} at the end of the file ({r.left()} of 7 tokens)"
-            )
         first = r.tokens[r.pos]
+        r.group = (first, n, r.pos)
         x1, tx1 = r.number(f"transition {n}: x1")
         y1, ty1 = r.number(f"transition {n}: y1")
         d1, td1 = r.number(f"transition {n}: d1")

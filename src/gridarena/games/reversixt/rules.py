@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from gridarena.core.errors import ActionParseError, GridArenaError, StateFormatError
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
@@ -437,6 +437,8 @@ class ReversiState(BaseState[Move]):
     forfeits: tuple[tuple[Player, str], ...] = field(default=(), compare=False)
     last_move: Move | None = field(default=None, compare=False)
     phase1_scores: tuple[int, ...] | None = field(default=None, compare=False)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Legal moves once computed (the checker, bots and traces ask a state for them several times)."""
 
     # -- the game API
 
@@ -452,12 +454,14 @@ class ReversiState(BaseState[Move]):
         """
         if self.phase == PHASE_OVER:
             return []
-        m, k = self.game.board, self.mover
+        if "legal" in self.memo:
+            return list(self.memo["legal"])
+        m = self.game.board
         out: list[Move] = []
         if self.phase == PHASE_BOMBS:
             out = [Move(*m.xy(i)) for i, c in enumerate(self.cells) if c != HOLE]
         else:
-            for i in valid_cells(self, k):
+            for i in self.valid_cells():
                 x, y = m.xy(i)
                 c = self.cells[i]
                 if c == CHOICE:
@@ -467,7 +471,8 @@ class ReversiState(BaseState[Move]):
                 else:
                     out.append(Move(x, y))
         out.sort()
-        return out
+        self.memo["legal"] = out
+        return list(out)
 
     def illegal_reason(self, action: Move) -> str | None:
         """None if the player to move may play ``action``, else why not, in the reference words (spec 7)."""
@@ -485,7 +490,7 @@ class ReversiState(BaseState[Move]):
             return f"{INVALID_MOVE}: ({x},{y}) is a hole"
         if self.phase == PHASE_BOMBS:
             return None if s == 0 else f"a bomb carries special byte 0, not {s} (see wire_move)"
-        if not is_valid_placement(self.game.steps, self.cells, i, k, self.overrides[k - 1]):
+        if not self.is_valid_cell(i):
             why = "needs an override stone" if (is_stone(c) or c == EXPANSION) else "captures nothing"
             if is_stone(c) and self.overrides[k - 1] and not captures(self.game.steps, self.cells, i, k):
                 why = "captures nothing"
@@ -622,7 +627,17 @@ class ReversiState(BaseState[Move]):
 
     def valid_cells(self, k: int | None = None) -> list[int]:
         """Cells on which map player ``k`` (default: the player to move) may place a stone now."""
-        return valid_cells(self, self.mover if k is None else k)
+        if k is not None and k != self.mover:
+            return valid_cells(self, k)
+        if "valid" not in self.memo:
+            self.memo["valid"] = valid_cells(self, self.mover)
+        return list(self.memo["valid"])
+
+    def is_valid_cell(self, i: int) -> bool:
+        """Whether the player to move may place a stone on cell ``i`` (phase-1 rules)."""
+        if "valid_set" not in self.memo:
+            self.memo["valid_set"] = frozenset(self.valid_cells())
+        return i in self.memo["valid_set"]
 
 
 def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:
