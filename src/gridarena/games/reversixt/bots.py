@@ -29,7 +29,8 @@ from gridarena.games.reversixt.rules import Move, ReversiState
 
 MARGIN: Final = 0.03
 """Seconds kept back from the deadline: the clock is polled every few hundred nodes, and loading the
-position, the answer and a loaded machine's scheduler need the rest."""
+position and the answer need the rest. A loaded machine's scheduler may need more: on 2 cores with a
+load of 10, answers came up to 190 ms after a wall deadline, so the strength runs (docs) use 0.2 s."""
 UNTIMED_DEPTH: Final = 6
 """Plies searched when nothing limits the search (no deadline, depth or node budget)."""
 BRS_FROM_PLAYERS: Final = 3
@@ -82,11 +83,12 @@ class SearchBot(BaseBot):
         """Deepen until the clock's deadline less the margin, its depth limit or its node budget."""
         assert isinstance(state, ReversiState)
         engine = self.engine(state.game.board)
-        deadline = None if clock.deadline is None else time.perf_counter() + clock.time_left() - self.margin
+        cpu = clock.clock is time.thread_time  # the arena's CPU clock: the kernel polls the same one
+        deadline = None if clock.deadline is None else clock.clock() + clock.time_left() - self.margin
         depth = clock.depth
         if deadline is None and depth is None and clock.nodes is None:
             depth = UNTIMED_DEPTH
-        result = engine.search(state, deadline, depth, clock.nodes)
+        result = engine.search(state, deadline, depth, clock.nodes, cpu)
         self.last = result
         move = result.move
         if move is None:  # cannot happen while the game goes on; answer something legal

@@ -101,7 +101,7 @@ class Engine:
         self.ctl[S.W_BOMB] = 32 * area if bomb_value is None else bomb_value
         self.ctl[S.AREA] = area
         self.ctl[S.MAXPLY] = b.max_ply - 1
-        self.ctl[S.CHECK_EVERY] = max(8, min(1024, 200_000 // max(b.n, 1)))
+        self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
 
     def clear(self) -> None:
         """Forget the table and the history (a new game)."""
@@ -131,9 +131,11 @@ class Engine:
         deadline: float | None = None,
         max_depth: int | None = None,
         nodes: int | None = None,
+        cpu: bool = False,
     ) -> SearchResult:
         """Iterative deepening from a clear-rules state for its player to move, until the deadline
-        (a ``time.perf_counter`` value), ``max_depth`` plies or about ``nodes`` nodes."""
+        (a ``time.perf_counter`` value, or with ``cpu`` a ``time.thread_time`` value), ``max_depth``
+        plies or about ``nodes`` nodes."""
         start = time.perf_counter()
         b = self.board
         b.load(state)
@@ -147,6 +149,7 @@ class Engine:
         ctl[S.ROOT] = root
         ctl[S.NODES] = ctl[S.ABORT] = ctl[S.NEXT_CHECK] = 0
         ctl[S.NODE_LIMIT] = -1 if nodes is None else nodes
+        ctl[S.CPU_CLOCK] = int(cpu)
         self.ign[:] = self.out_of_reach(root)
         best = (packed[0] & S.MOVE_MASK) | (root << S.MOVER_SHIFT)
         score, completed, partial = 0, 0, False

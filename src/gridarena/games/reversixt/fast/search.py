@@ -48,8 +48,8 @@ from gridarena.games.reversixt.fast.layout import (
 
 # Slots of the control array ``ctl``.
 (NODES, ABORT, NEXT_CHECK, NODE_LIMIT, ROOT, MODE, EVAL, ROOT_MOVE, ROOT_DONE, ROOT_FIRST, W_MOB, W_OV,
- W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY) = range(17)  # fmt: skip
-CTL_SLOTS: Final = 17
+ W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK) = range(18)  # fmt: skip
+CTL_SLOTS: Final = 18
 
 PARANOID, BRS = 0, 1
 """``ctl[MODE]``."""
@@ -73,9 +73,10 @@ MAX_TURN, MIN_TURN = 0, 1
 
 
 @njit(cache=True)
-def _now() -> float:
+def _now(cpu: int) -> float:
+    """The wall clock (``time.perf_counter``), or with ``cpu`` this thread's CPU time, as the arena's clocks."""
     with numba.objmode(t="float64"):
-        t = time.perf_counter()
+        t = time.thread_time() if cpu else time.perf_counter()
     return t
 
 
@@ -83,7 +84,7 @@ def _now() -> float:
 def _stop(ctl: np.ndarray, deadline: float) -> bool:
     if ctl[NODES] >= ctl[NEXT_CHECK]:
         ctl[NEXT_CHECK] = ctl[NODES] + ctl[CHECK_EVERY]
-        if _now() >= deadline or (ctl[NODE_LIMIT] >= 0 and ctl[NODES] > ctl[NODE_LIMIT]):
+        if _now(ctl[CPU_CLOCK]) >= deadline or (ctl[NODE_LIMIT] >= 0 and ctl[NODES] > ctl[NODE_LIMIT]):
             ctl[ABORT] = 1
     return bool(ctl[ABORT] != 0)
 
@@ -331,13 +332,19 @@ def node_moves(
 @kernel
 def _order(
     moves: np.ndarray, keys: np.ndarray, ply: int, k: int, first: int, hist: np.ndarray, wt: np.ndarray,
-    phase: int,
+    phase: int, cells: np.ndarray,
 ) -> None:  # fmt: skip
-    """Sort ``moves[ply, :k]``: ``first`` (the table's or the previous iteration's move), then by key."""
+    """Sort ``moves[ply, :k]``: ``first`` (the table's or the previous iteration's move), then by key.
+
+    Phase-1 keys: the history counter and the field's weight; override moves (onto a stone or an
+    expansion stone) go behind the others, since spending an override stone is rarely best."""
     if phase == 1:
         for i in range(k):
             c = (moves[ply, i] & MOVE_MASK) >> 5
             keys[ply, i] = hist[c] + 16 * wt[c]
+            v = cells[c]
+            if 1 <= v <= 8 or v == EXPANSION:
+                keys[ply, i] -= 1 << 40
     for i in range(k):
         if moves[ply, i] == first:
             keys[ply, i] = INF
@@ -376,7 +383,9 @@ def _enter(
         ctl[HORIZON] = 1  # a line was cut: a deeper search may see more
         if ctl[EVAL] == TRIVIAL:
             return trivial_value(st, r)
-        if st[PHASE] == 2:
+        if st[PHASE] == 2 or ctl[MODE] == BRS:
+            # BRS's MIN layer would generate every opponent's moves for one mobility figure:
+            # its leaves are static (the search reached twice the plies for it).
             return strong_value(st, r, 0, 0, ctl)
     k, is_max = node_moves(cells, geo, st, moves, keys, ply, turn, ctl, buf, marks, ign)
     if is_max < 0:
@@ -401,7 +410,7 @@ def _enter(
             if flag == 0 or (flag == 1 and score >= beta) or (flag == 2 and score <= alpha):
                 ctl[HORIZON] = 1  # the stored search may have been cut
                 return int(score)
-    _order(moves, keys, ply, k, first, hist, wt, st[PHASE])
+    _order(moves, keys, ply, k, first, hist, wt, st[PHASE], cells)
     fr[ply, F_ALPHA], fr[ply, F_BETA], fr[ply, F_A0], fr[ply, F_B0] = alpha, beta, alpha, beta
     fr[ply, F_BEST] = -INF if is_max else INF
     fr[ply, F_BESTM], fr[ply, F_I], fr[ply, F_K] = moves[ply, 0], 0, k

@@ -1,0 +1,179 @@
+"""ReversiXT benchmarks: the fast engine's perft against OpenSpiel's C++ Othello, and search depth in 2 s.
+
+1. Perft leaves per second (medians of ``--repeat`` runs) from the standard 8x8 Othello start
+   (the project's ``othello8`` map), from the course's ``example.map`` and from the RWTH 50x50
+   eight-player map, next to OpenSpiel's C++ ``othello`` driven from Python (``legal_actions`` and
+   ``child`` per node, the last ply counted in bulk, as ours) from the same start in the same run.
+   Both must agree on the count (perft(8) = 390,216). The first, compiling call is timed on its own
+   line and kept out of the figures.
+2. The average completed search depth of the ``best`` bot's search in ``--seconds`` (2 s) on the
+   2p, 4p and 8p competition maps of 2024 and on the two maps of the 2018 client's report
+   (spec 11.3: depth 3-4 on ``2013_comp_5_2p``, 5-6 on ``2014_comp_1_4p`` at 2 s a move), at
+   several positions of a seeded random game (plies 0, 8, 16, ...).
+
+    .venv/bin/python benchmarks/reversixt.py [--repeat 3] [--seconds 2] [--positions 3] [--only perft|depth]
+
+OpenSpiel is optional (``pip install open_spiel``, pinned in the dev extra); without it the script
+says so and prints our figures alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from gridarena.games.reversixt.fast import FastBoard
+from gridarena.games.reversixt.fast.engine import Engine
+from gridarena.games.reversixt.formats import read_map
+from gridarena.games.reversixt.rules import ReversiXT
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reversixt" / "semmelsamu-reversixt-bot"
+MAPS = Path(__file__).resolve().parents[1] / "src" / "gridarena" / "games" / "reversixt" / "maps"
+TARGET_RATIO = 10.0
+PERFT_CASES = (
+    ("othello8 (8x8 start)", MAPS / "othello8.map", 8),
+    ("example.map (15x15, 3p)", DATA / "maps/example.map", 5),
+    ("RWTH 50x50 8p", DATA / "maps/matchpoint/frequentlyPlayed/20210622-RWTH-50_50_8_25_rnd_1.map", 2),
+)
+DEPTH_CASES = (
+    ("comp2024_04_2p (32x32)", DATA / "compMaps/comp2024_04_2p.map", None),
+    ("comp2024_04_4p (46x46)", DATA / "compMaps/comp2024_04_4p.map", None),
+    ("comp2024_04_8p (46x46)", DATA / "compMaps/comp2024_04_8p.map", None),
+    ("2013_comp_5_2p (18x19)", DATA / "maps/fightclub/2013_comp_5_2p.map", "3-4"),
+    ("2014_comp_1_4p (22x40)", DATA / "maps/fightclub/2014_comp_1_4p.map", "5-6"),
+)
+
+
+def timed(run: Callable[[], int], repeat: int) -> tuple[int, float]:
+    """The count and the median seconds of ``repeat`` runs."""
+    seconds, count = [], 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        count = run()
+        seconds.append(time.perf_counter() - start)
+    return count, statistics.median(seconds)
+
+
+def openspiel_perft(depth: int) -> Callable[[], int] | None:
+    """Perft of OpenSpiel's C++ Othello from Python, or None when open_spiel is not installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("othello")
+
+    def count(state: Any, d: int) -> int:
+        actions = state.legal_actions()
+        if d == 1:
+            return len(actions)
+        return sum(count(state.child(a), d - 1) for a in actions)
+
+    return lambda: count(game.new_initial_state(), depth)
+
+
+def perft_part(repeat: int) -> None:
+    """Part 1: leaves per second of our perft and OpenSpiel's."""
+    start = time.perf_counter()
+    board = FastBoard(read_map(MAPS / "othello8.map"))
+    board.perft(2)
+    print(f"first perft call (compiles or loads the kernels): {time.perf_counter() - start:.2f} s\n")
+    print(f"{'position':<26} {'depth':>5} {'leaves':>13} {'seconds':>9} {'leaves/s':>14}")
+    ours = 0.0
+    for label, path, depth in PERFT_CASES:
+        if not path.exists():
+            print(f"{label:<26} (map not found at {path})")
+            continue
+        board = FastBoard(read_map(path))
+        leaves, seconds = timed(lambda b=board, d=depth: b.perft(d), repeat)  # type: ignore[misc]
+        print(f"{label:<26} {depth:>5} {leaves:>13,} {seconds:>9.3f} {leaves / seconds:>14,.0f}")
+        if path.name == "othello8.map":
+            ours = leaves / seconds
+            assert leaves == 390_216, leaves
+    run = openspiel_perft(8)
+    if run is None:
+        print(
+            "\nOpenSpiel is not installed (pip install open_spiel, or the dev extra): no baseline, "
+            f"the target is judged against the reported 180,000 leaves/s (x{TARGET_RATIO:.0f} = 1.8 M)."
+        )
+        return
+    leaves, seconds = timed(run, repeat)
+    assert leaves == 390_216, leaves
+    print(f"{'OpenSpiel othello (C++)':<26} {8:>5} {leaves:>13,} {seconds:>9.3f} {leaves / seconds:>14,.0f}")
+    ratio = ours / (leaves / seconds)
+    verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
+    print(
+        f"\nfrom the 8x8 start: {ratio:.1f}x OpenSpiel's leaves/s ({verdict} the {TARGET_RATIO:.0f}x target)\n"
+    )
+
+
+def positions(game: ReversiXT, count: int, seed: int) -> list[Any]:
+    """Positions of one seeded random game at plies 0, 8, 16, ... (still in phase 1)."""
+    rng, state, found, ply = random.Random(seed), game.new_initial_state(), [], 0
+    while len(found) < count and not state.is_terminal() and state.phase == 1:
+        if ply % 8 == 0:
+            found.append(state)
+        state = state.child(rng.choice(state.legal_actions()))
+        ply += 1
+    return found
+
+
+def depth_part(seconds: float, count: int, seed: int) -> None:
+    """Part 2: the best bot's completed depth in ``seconds``."""
+    start = time.perf_counter()
+    probe = ReversiXT("othello8")
+    Engine(probe.board).search(probe.new_initial_state(), max_depth=3)
+    print(f"first search call (compiles or loads the kernels): {time.perf_counter() - start:.2f} s\n")
+    print(
+        f"{'map':<24} {'search':>8} {'positions':>9} {'depths':>16} {'mean':>5} {'nodes/s':>9} {'reported':>9}"
+    )
+    for label, path, reported in DEPTH_CASES:
+        if not path.exists():
+            print(f"{label:<24} (map not found at {path})")
+            continue
+        game = ReversiXT(str(path))
+        mode = "brs" if game.num_players >= 3 else "paranoid"
+        engine = Engine(game.board, mode=mode)
+        depths, rates = [], []
+        for state in positions(game, count, seed):
+            engine.clear()
+            result = engine.search(state, deadline=time.perf_counter() + seconds)
+            depths.append(result.depth)
+            rates.append(result.nodes / max(result.seconds, 1e-9))
+        text = " ".join(str(d) for d in depths)
+        print(
+            f"{label:<24} {mode:>8} {len(depths):>9} {text:>16} {statistics.mean(depths):>5.1f} "
+            f"{statistics.median(rates):>9,.0f} {reported or '-':>9}"
+        )
+    print(
+        f"(completed plies in {seconds:g} s; 'reported': spec 11.3, gengurke's Java client at 2 s a move)\n"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--positions", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("perft", "depth"))
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        print(f"shared data not found at {DATA}: only the Othello start is measured")
+    if args.only in (None, "perft"):
+        perft_part(args.repeat)
+    if args.only in (None, "depth"):
+        depth_part(args.seconds, args.positions, args.seed)
+
+
+if __name__ == "__main__":
+    main()
