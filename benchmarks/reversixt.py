@@ -9,7 +9,7 @@
 2. The average completed search depth of the ``best`` bot's search in ``--seconds`` (2 s) on the
    2p, 4p and 8p competition maps of 2024 and on the two maps of the 2018 client's report
    (spec 11.3: depth 3-4 on ``2013_comp_5_2p``, 5-6 on ``2014_comp_1_4p`` at 2 s a move), at
-   several positions of a seeded random game (plies 0, 8, 16, ...).
+   several positions of a seeded random game (plies 0, 8, 16, ... of a seeded game).
 
     .venv/bin/python benchmarks/reversixt.py [--repeat 3] [--seconds 2] [--positions 3] [--only perft|depth]
 
@@ -115,12 +115,17 @@ def perft_part(repeat: int) -> None:
 
 
 def positions(game: ReversiXT, count: int, seed: int) -> list[Any]:
-    """Positions of one seeded random game at plies 0, 8, 16, ... (still in phase 1)."""
+    """Positions at plies 0, 8, 16, ... of one seeded game of ai_trivial's depth-1 move and random moves
+    (half each: random play alone wipes a player out early on the large maps), still in phase 1."""
     rng, state, found, ply = random.Random(seed), game.new_initial_state(), [], 0
+    greedy = Engine(game.board, evaluation="trivial", tt_bits=10)
     while len(found) < count and not state.is_terminal() and state.phase == 1:
         if ply % 8 == 0:
             found.append(state)
-        state = state.child(rng.choice(state.legal_actions()))
+        move = greedy.search(state, max_depth=1).move if rng.random() < 0.5 else None
+        state = state.child(
+            state.string_to_action(",".join(map(str, move))) if move else rng.choice(state.legal_actions())
+        )
         ply += 1
     return found
 
