@@ -98,7 +98,7 @@ def parse_trace(text: str, source: str = "<trace>") -> tuple[int | None, list[Ev
             while n < len(lines) and lines[n].strip() and all(ch in CODES for ch in lines[n].strip()):
                 rows.append(lines[n].strip())
                 n += 1
-            events.append(Event("board", number, board=Board(number, tuple(rows), None, None)))
+            events.append(Event("board", number, board=Board(number + 1, tuple(rows), None, None)))
         elif _ROW.match(line) and n >= 2 and lines[n - 2].lstrip().startswith("/"):
             board, n = _marked_board(lines, n - 1, source)
             events.append(Event("board", number, board=board))
@@ -149,7 +149,7 @@ def _marked_board(lines: list[str], n: int, source: str) -> tuple[Board, int]:
     if n < len(lines) and (m := _VALID.match(lines[n].strip())):
         count = int(m.group(1))
         n += 1
-    return Board(start, tuple(rows), frozenset(marks), count), n
+    return Board(start + 1, tuple(rows), frozenset(marks), count), n
 
 
 @dataclass
@@ -279,8 +279,12 @@ def _replay(game: ReversiXT, events: list[Event]) -> TraceReport:
         if event.kind == "board":
             assert event.board is not None
             report.boards += 1
-            if problem := _compare_board(state, event.board):
-                return diverge(event, problem, event.board)
+            problem, row = _compare_board(state, event.board)
+            if problem:
+                report = diverge(event, problem, event.board)
+                assert report.divergence is not None
+                report.divergence.line = event.board.line + row
+                return report
         elif event.kind in ("counts", "request", "answer"):
             if state.phase == PHASE_OVER:
                 return diverge(event, f"the reference asks player {event.player}, but our game is over")
@@ -358,25 +362,32 @@ def _replay(game: ReversiXT, events: list[Event]) -> TraceReport:
     return report
 
 
-def _compare_board(state: ReversiState, board: Board) -> str:
-    """What differs between our state and a printed board, or ""."""
+def _compare_board(state: ReversiState, board: Board) -> tuple[str, int]:
+    """What differs between our state and a printed board ("" when nothing), and in which row."""
     m = state.game.board
-    if len(board.rows) != m.height or any(len(r) != m.width for r in board.rows):
-        return f"the reference prints a board of {len(board.rows)} rows, the map has {m.height}x{m.width}"
+    if len(board.rows) != m.height:
+        return f"the reference prints a board of {len(board.rows)} rows, the map has {m.height}", 0
+    for y, row in enumerate(board.rows):
+        if len(row) != m.width:
+            return f"row {y} of the reference's board has {len(row)} cells, the map has {m.width} columns", y
     cells = "".join(board.rows)
     for i, ch in enumerate(cells):
         if SYMBOLS[state.cells[i]] != ch:
             x, y = m.xy(i)
-            return f"cell ({x},{y}) is {ch!r} in the reference, {SYMBOLS[state.cells[i]]!r} in our rules"
+            return f"cell ({x},{y}) is {ch!r} in the reference, {SYMBOLS[state.cells[i]]!r} in our rules", y
     if board.marks is not None:
         ours = expected_marks(state)
         if ours != board.marks:
             extra = sorted(ours - board.marks)
             missing = sorted(board.marks - ours)
-            return f"valid moves of player {state.mover} differ: only in ours {extra}, only in the reference {missing}"
+            first = min(extra + missing, key=lambda xy: (xy[1], xy[0]))
+            return (
+                f"valid moves of player {state.mover} differ: only in ours {extra}, only in the reference {missing}",
+                first[1],
+            )
         if board.count is not None and board.count != len(ours):
-            return f"the reference counts {board.count} valid positions, we find {len(ours)}"
-    return ""
+            return f"the reference counts {board.count} valid positions, we find {len(ours)}", len(board.rows)
+    return "", 0
 
 
 def iter_trace_files(folder: Path) -> Iterator[Path]:
