@@ -130,35 +130,49 @@ def positions(game: ReversiXT, count: int, seed: int) -> list[Any]:
     return found
 
 
+#: Search variants measured per map: the best bot's own (paranoid with two players, BRS with more),
+#: the other multi-player search, and each with override moves pruned below ply 2.
+VARIANTS = (("best", None), ("other", None), ("best", 2), ("other", 2))
+
+
 def depth_part(seconds: float, count: int, seed: int) -> None:
-    """Part 2: the best bot's completed depth in ``seconds``."""
+    """Part 2: the completed depth of the search in ``seconds``, the best bot's variant first."""
     start = time.perf_counter()
     probe = ReversiXT("othello8")
     Engine(probe.board).search(probe.new_initial_state(), max_depth=3)
     print(f"first search call (compiles or loads the kernels): {time.perf_counter() - start:.2f} s\n")
     print(
-        f"{'map':<24} {'search':>8} {'positions':>9} {'depths':>16} {'mean':>5} {'nodes/s':>9} {'reported':>9}"
+        f"{'map':<24} {'search':>8} {'prune':>5} {'positions':>9} {'depths':>12} {'mean':>5} {'nodes/s':>9} {'reported':>9}"
     )
     for label, path, reported in DEPTH_CASES:
         if not path.exists():
             print(f"{label:<24} (map not found at {path})")
             continue
         game = ReversiXT(str(path))
-        mode = "brs" if game.num_players >= 3 else "paranoid"
-        engine = Engine(game.board, mode=mode)
-        depths, rates = [], []
-        for state in positions(game, count, seed):
-            engine.clear()
-            result = engine.search(state, deadline=time.perf_counter() + seconds)
-            depths.append(result.depth)
-            rates.append(result.nodes / max(result.seconds, 1e-9))
-        text = " ".join(str(d) for d in depths)
-        print(
-            f"{label:<24} {mode:>8} {len(depths):>9} {text:>16} {statistics.mean(depths):>5.1f} "
-            f"{statistics.median(rates):>9,.0f} {reported or '-':>9}"
-        )
+        best = "brs" if game.num_players >= 3 else "paranoid"
+        other = "paranoid" if best == "brs" else None
+        states = positions(game, count, seed)
+        for which, prune in VARIANTS:
+            mode = best if which == "best" else other
+            if mode is None or (prune is not None and not game.board.overrides):
+                continue
+            options = {} if prune is None else {"override_plies": prune}
+            engine = Engine(game.board, mode=mode, **options)  # type: ignore[arg-type]
+            depths, rates = [], []
+            for state in states:
+                engine.clear()
+                result = engine.search(state, deadline=time.perf_counter() + seconds)
+                depths.append(result.depth)
+                rates.append(result.nodes / max(result.seconds, 1e-9))
+            text = " ".join(str(d) for d in depths)
+            name = f"{mode}{'*' if which == 'best' else ''}"
+            print(
+                f"{label:<24} {name:>8} {prune or '-':>5} {len(depths):>9} {text:>12} {statistics.mean(depths):>5.1f} "
+                f"{statistics.median(rates):>9,.0f} {reported or '-':>9}"
+            )
     print(
-        f"(completed plies in {seconds:g} s; 'reported': spec 11.3, gengurke's Java client at 2 s a move)\n"
+        f"(completed plies in {seconds:g} s; * the best bot's search; prune: override moves searched only "
+        "above this ply (or without another move); 'reported': spec 11.3, gengurke's Java client at 2 s a move)\n"
     )
 
 
@@ -166,7 +180,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)

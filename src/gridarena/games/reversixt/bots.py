@@ -48,10 +48,11 @@ class SearchBot(BaseBot):
         seed: int | None = None,
         margin: float = MARGIN,
         eliminate: bool = True,
+        override_plies: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.name, self.mode, self.evaluation = name, mode, evaluation
-        self.margin, self.eliminate = margin, eliminate
+        self.margin, self.eliminate, self.override_plies = margin, eliminate, override_plies
         self._engines: dict[int, Engine] = {}
         self.last: SearchResult | None = None
 
@@ -63,7 +64,10 @@ class SearchBot(BaseBot):
             if mode == "best":
                 mode = "brs" if m.players >= BRS_FROM_PLAYERS else "paranoid"
             self._engines.clear()
-            self._engines[key] = Engine(m, mode=mode, evaluation=self.evaluation, eliminate=self.eliminate)
+            options: dict[str, Any] = {"eliminate": self.eliminate}
+            if self.override_plies is not None:
+                options["override_plies"] = self.override_plies
+            self._engines[key] = Engine(m, mode=mode, evaluation=self.evaluation, **options)
         return self._engines[key]
 
     def warm_up(self, game: Game[Any]) -> None:
@@ -103,16 +107,24 @@ def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = M
     return SearchBot("trivial", "paranoid", "trivial", seed, margin, eliminate=False)
 
 
-def make_paranoid_bot(game: Game[Any], seed: int | None = None, margin: float = MARGIN) -> SearchBot:
-    """Paranoid alpha-beta with table and move ordering over the full evaluation."""
-    return SearchBot("paranoid", "paranoid", "strong", seed, margin)
+def make_paranoid_bot(
+    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+) -> SearchBot:
+    """Paranoid alpha-beta with table and move ordering over the full evaluation.
+
+    ``override_plies``: below this ply, override moves only for a player without another move."""
+    return SearchBot("paranoid", "paranoid", "strong", seed, margin, override_plies=override_plies)
 
 
-def make_brs_bot(game: Game[Any], seed: int | None = None, margin: float = MARGIN) -> SearchBot:
+def make_brs_bot(
+    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+) -> SearchBot:
     """Best-reply search over the full evaluation (alpha-beta with two players)."""
-    return SearchBot("brs", "brs", "strong", seed, margin)
+    return SearchBot("brs", "brs", "strong", seed, margin, override_plies=override_plies)
 
 
-def make_best_bot(game: Game[Any], seed: int | None = None, margin: float = MARGIN) -> SearchBot:
+def make_best_bot(
+    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+) -> SearchBot:
     """Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`)."""
-    return SearchBot("best", "best", "strong", seed, margin)
+    return SearchBot("best", "best", "strong", seed, margin, override_plies=override_plies)

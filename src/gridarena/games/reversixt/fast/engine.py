@@ -68,7 +68,9 @@ class Engine:
 
     ``mode``: ``"paranoid"`` or ``"brs"``; ``evaluation``: ``"strong"`` or ``"trivial"`` (ai_trivial's
     stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
-    elimination rule (:meth:`out_of_reach`) in the bomb phase.
+    elimination rule (:meth:`out_of_reach`) in the bomb phase. ``override_plies``: from this ply on,
+    override moves are searched only by a player who has no other move (forward pruning; the
+    default searches them everywhere).
     """
 
     def __init__(
@@ -81,6 +83,7 @@ class Engine:
         override_value: int = 300,
         bomb_value: int | None = None,
         eliminate: bool = True,
+        override_plies: int = MAX_DEPTH + 2,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         probe = FastBoard(m, max_ply=2)
@@ -100,6 +103,7 @@ class Engine:
         self.ctl[S.W_MOB], self.ctl[S.W_OV] = mobility, override_value
         self.ctl[S.W_BOMB] = 32 * area if bomb_value is None else bomb_value
         self.ctl[S.AREA] = area
+        self.ctl[S.OVERRIDE_PLIES] = override_plies
         self.ctl[S.MAXPLY] = b.max_ply - 1
         self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
 

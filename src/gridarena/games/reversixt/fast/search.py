@@ -48,8 +48,8 @@ from gridarena.games.reversixt.fast.layout import (
 
 # Slots of the control array ``ctl``.
 (NODES, ABORT, NEXT_CHECK, NODE_LIMIT, ROOT, MODE, EVAL, ROOT_MOVE, ROOT_DONE, ROOT_FIRST, W_MOB, W_OV,
- W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK) = range(18)  # fmt: skip
-CTL_SLOTS: Final = 18
+ W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK, OVERRIDE_PLIES) = range(19)  # fmt: skip
+CTL_SLOTS: Final = 19
 
 PARANOID, BRS = 0, 1
 """``ctl[MODE]``."""
@@ -275,6 +275,26 @@ def _tag(moves: np.ndarray, row: int, start: int, n: int, k: int) -> None:
 
 
 @kernel
+def _prune_overrides(moves: np.ndarray, ply: int, n: int, cells: np.ndarray, ctl: np.ndarray) -> int:
+    """From ply ``ctl[OVERRIDE_PLIES]`` on, drop override moves where other moves exist (forward pruning).
+
+    With override stones in hand every flanking stone on the board is a move, which multiplies the
+    width; spending one is rarely best, so below the first plies only a player without another move
+    uses one. The moves stay complete at the root and just below it."""
+    if ply < ctl[OVERRIDE_PLIES]:
+        return n
+    kept = 0
+    for i in range(n):
+        v = cells[(moves[ply, i] & MOVE_MASK) >> 5]
+        if not (1 <= v <= 8 or v == EXPANSION):
+            moves[ply, kept] = moves[ply, i]
+            kept += 1
+    if kept == 0:  # only override moves: the loop wrote nothing, all of them stay
+        return n
+    return kept
+
+
+@kernel
 def node_moves(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, moves: np.ndarray, keys: np.ndarray, ply: int,
     turn: int, ctl: np.ndarray, buf: np.ndarray, marks: np.ndarray, ign: np.ndarray,
@@ -296,7 +316,7 @@ def node_moves(
                 n = gen_phase1(r, cells, geo, st, moves, ply, 0)
                 if n > 0:
                     _tag(moves, ply, 0, n, r)
-                    return n, 1
+                    return _prune_overrides(moves, ply, n, cells, ctl), 1
             else:
                 n = 0
                 for k in range(1, p + 1):
@@ -305,7 +325,7 @@ def node_moves(
                         _tag(moves, ply, n, got, k)
                         n += got
                 if n > 0:
-                    return n, 0
+                    return _prune_overrides(moves, ply, n, cells, ctl), 0
         st[PHASE] = 2
     last = st[LAST]
     if st[PHASE] == 1:
@@ -316,7 +336,7 @@ def node_moves(
             n = gen_phase1(k, cells, geo, st, moves, ply, 0)
             if n > 0:
                 _tag(moves, ply, 0, n, k)
-                return n, 1 if k == r else 0
+                return _prune_overrides(moves, ply, n, cells, ctl), 1 if k == r else 0
         st[PHASE] = 2
     if st[PHASE] == 2 and st[NONHOLE] > 0:
         for j in range(1, p + 1):
