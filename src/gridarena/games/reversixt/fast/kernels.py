@@ -32,7 +32,6 @@ from gridarena.games.reversixt.fast.layout import (
     PHASE,
     POS,
     RADIUS,
-    SLOTS,
     P,
 )
 
@@ -343,6 +342,32 @@ def explode(
 
 
 @kernel
+def _save(st: np.ndarray, saves: np.ndarray, ply: int) -> None:
+    """Save the slots a move can change (the scalars and the per-player stocks, counts and sums;
+    the disqualified flags never change inside a search): a third of ``st`` with two players."""
+    p = st[P]
+    for i in range(OV):
+        saves[ply, i] = st[i]
+    for k in range(1, p + 1):
+        saves[ply, OV + k] = st[OV + k]
+        saves[ply, BOMBS + k] = st[BOMBS + k]
+        saves[ply, COUNT + k] = st[COUNT + k]
+        saves[ply, POS + k] = st[POS + k]
+
+
+@kernel
+def _restore(st: np.ndarray, saves: np.ndarray, ply: int) -> None:
+    p = st[P]
+    for i in range(OV):
+        st[i] = saves[ply, i]
+    for k in range(1, p + 1):
+        st[OV + k] = saves[ply, OV + k]
+        st[BOMBS + k] = saves[ply, BOMBS + k]
+        st[COUNT + k] = saves[ply, COUNT + k]
+        st[POS + k] = saves[ply, POS + k]
+
+
+@kernel
 def make(
     m: int,
     k: int,
@@ -358,8 +383,7 @@ def make(
     marks: np.ndarray,
 ) -> None:
     """Player ``k`` plays the packed move ``m`` (a phase-1 move or, in phase 2, a bomb); saved at ``ply``."""
-    for i in range(SLOTS):
-        saves[ply, i] = st[i]
+    _save(st, saves, ply)
     c, s = m >> 5, m & 31
     if st[PHASE] == 2:
         explode(c, cells, geo, st, clog, wt, zc, buf, marks)
@@ -417,8 +441,7 @@ def unmake(
     if bomb:
         for j in range(top, st[CTOP]):
             patch_steps(clog[j] >> 8, cells, geo)
-    for j in range(SLOTS):
-        st[j] = saves[ply, j]
+    _restore(st, saves, ply)
 
 
 @kernel
