@@ -444,7 +444,8 @@ class _Game:
         self.server._emit(self.number, *lines, stamp=stamp)
 
     def board(self, state: ReversiState) -> None:
-        self.emit(*reference_board(state, self.width, self.height))
+        if self.server._trace is not None:  # the marks cost a move generation: only for a trace
+            self.emit(*reference_board(state, self.width, self.height))
 
     def emit_scores(self, state: ReversiState) -> None:
         lines = ["", "", "Scores:"]
