@@ -57,19 +57,20 @@ def status_lines(state: ReversiState) -> list[str]:
     counts = [state.cells.count(k) for k in range(1, p + 1)]
     lines = []
     if state.is_terminal():
-        ranks = state.ranks()
-        lines.append("game over: " + ", ".join(f"player {k + 1} rank {ranks[k]}" for k in range(p)))
+        scores = ", ".join("disqualified" if s is None else str(s) for s in state.scores())
+        ranks = ", ".join(str(r) for r in state.ranks())
+        lines.append(f"game over: scores {scores}; ranks {ranks}")
     else:
         kind = "stones" if state.phase == 1 else "bombs"
-        moves = len(state.valid_cells()) if state.phase == 1 else sum(c != HOLE for c in state.cells)
-        lines.append(f"phase {state.phase} ({kind}): player {state.mover} to move, {moves} fields possible")
+        n = len(state.valid_cells()) if state.phase == 1 else sum(c != HOLE for c in state.cells)
+        lines.append(f"phase {state.phase} ({kind}): player {state.mover} to move on one of {n} fields")
     if state.last_move is not None:
         lines.append(f"last move: player {state.last} played {state.last_move.to_text()}")
     for k in range(p):
         dq = state.disqualified[k]
         tail = f", disqualified: {dq}" if dq is not None else ""
         lines.append(
-            f"player {k + 1}: {counts[k]} stones, {state.overrides[k]} overrides, {state.bombs[k]} bombs{tail}"
+            f"player {k + 1}: stones {counts[k]}, overrides {state.overrides[k]}, bombs {state.bombs[k]}{tail}"
         )
     lines.append(f"legend: {LEGEND}; bomb radius {state.game.board.radius}")
     return lines
