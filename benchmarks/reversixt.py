@@ -1,17 +1,20 @@
 """ReversiXT benchmarks: the fast engine's perft against OpenSpiel's C++ Othello, and search depth in 2 s.
 
+0. The first calls of perft and search in a fresh process, once with an empty numba cache (the
+   compile time) and once with the cache it left (what every later process pays).
 1. Perft leaves per second (medians of ``--repeat`` runs) from the standard 8x8 Othello start
    (the project's ``othello8`` map), from the course's ``example.map`` and from the RWTH 50x50
    eight-player map, next to OpenSpiel's C++ ``othello`` driven from Python (``legal_actions`` and
    ``child`` per node, the last ply counted in bulk, as ours) from the same start in the same run.
    Both must agree on the count (perft(8) = 390,216). The first, compiling call is timed on its own
    line and kept out of the figures.
-2. The average completed search depth of the ``best`` bot's search in ``--seconds`` (2 s) on the
+2. The average completed search depth in ``--seconds`` (2 s) of the ``best`` bot's search and its
+   variants (the other multi-player search, override moves pruned below ply 2) on the
    2p, 4p and 8p competition maps of 2024 and on the two maps of the 2018 client's report
    (spec 11.3: depth 3-4 on ``2013_comp_5_2p``, 5-6 on ``2014_comp_1_4p`` at 2 s a move), at
-   several positions of a seeded random game (plies 0, 8, 16, ... of a seeded game).
+   positions at plies 0, 8, 16, ... of a seeded game.
 
-    .venv/bin/python benchmarks/reversixt.py [--repeat 3] [--seconds 2] [--positions 3] [--only perft|depth]
+    .venv/bin/python benchmarks/reversixt.py [--repeat 5] [--seconds 2] [--positions 3] [--only compile|perft|depth]
 
 OpenSpiel is optional (``pip install open_spiel``, pinned in the dev extra); without it the script
 says so and prints our figures alone.
@@ -20,9 +23,12 @@ says so and prints our figures alone.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -176,6 +182,37 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
     )
 
 
+FIRST_CALLS = """
+import time
+t = time.perf_counter()
+from gridarena.games.reversixt.fast import FastBoard
+from gridarena.games.reversixt.fast.engine import Engine
+from gridarena.games.reversixt.rules import ReversiXT
+game = ReversiXT("othello8")
+FastBoard(game.board).perft(2)
+perft = time.perf_counter() - t
+t = time.perf_counter()
+Engine(game.board).search(game.new_initial_state(), max_depth=2)
+print(f"{perft:.2f} {time.perf_counter() - t:.2f}")
+"""
+
+
+def compile_part() -> None:
+    """Part 0: the first calls in a fresh process, with an empty numba cache (compiling) and with the cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        rows = []
+        for label in ("empty cache (compiles)", "warm cache (loads)"):
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            out = subprocess.run(
+                [sys.executable, "-c", FIRST_CALLS], env=env, capture_output=True, text=True, check=True
+            ).stdout.split()
+            rows.append((label, float(out[0]), float(out[1])))
+    print(f"{'first calls, fresh process':<28} {'perft (s)':>10} {'search (s)':>11}")
+    for label, perft, search in rows:
+        print(f"{label:<28} {perft:>10.2f} {search:>11.2f}")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -184,10 +221,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=("perft", "depth"))
+    parser.add_argument("--only", choices=("compile", "perft", "depth"))
     args = parser.parse_args()
     if not DATA.is_dir():
         print(f"shared data not found at {DATA}: only the Othello start is measured")
+    if args.only in (None, "compile"):
+        compile_part()
     if args.only in (None, "perft"):
         perft_part(args.repeat)
     if args.only in (None, "depth"):
