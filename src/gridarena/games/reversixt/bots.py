@@ -53,12 +53,15 @@ class SearchBot(BaseBot):
         super().__init__(seed)
         self.name, self.mode, self.evaluation = name, mode, evaluation
         self.margin, self.eliminate, self.override_plies = margin, eliminate, override_plies
-        self._engines: dict[int, Engine] = {}
+        self._engines: dict[ReversiMap, Engine] = {}
         self.last: SearchResult | None = None
 
     def engine(self, m: ReversiMap) -> Engine:
-        """The engine of this map (built on first use: tables and a transposition table)."""
-        key = id(m)
+        """The engine of this map (built on first use: tables and a transposition table).
+
+        Keyed by the map's value, not its identity: a state may come from another game object of the
+        same map (a replay, an opening), and rebuilding the tables would cost time on the clock."""
+        key = m
         if key not in self._engines:
             mode = self.mode
             if mode == "best":
