@@ -93,8 +93,9 @@ def render_svg(state: ReversiState, cell: int = 28, title: str | None = None) ->
     w, h = m.width, m.height
     margin = cell
     top = 2 * 16 + 8
-    legend_h = 18 * ((state.players + 3) // 4) + 8
-    width, height = 2 * margin + w * cell, 2 * margin + h * cell + top + legend_h
+    per_row = max(1, min(4, (w * cell) // 150))  # legend entries per line, within the board's width
+    legend_h = 18 * ((state.players + per_row - 1) // per_row) + 8
+    width, height = max(2 * margin + w * cell, 320), 2 * margin + h * cell + top + legend_h
     marks = set(state.valid_cells()) if state.phase == 1 else set()
     heading = title if title is not None else f"{m.name or 'reversixt'} · " + status_lines(state)[0]
     parts = [
@@ -159,8 +160,8 @@ def render_svg(state: ReversiState, cell: int = 28, title: str | None = None) ->
     ly = top + 2 * margin + h * cell + 4
     counts = [state.cells.count(k) for k in range(1, state.players + 1)]
     for k in range(state.players):
-        lx = margin + (k % 4) * 150
-        yy = ly + 18 * (k // 4)
+        lx = margin + (k % per_row) * 150
+        yy = ly + 18 * (k // per_row)
         dq = " (disqualified)" if state.disqualified[k] is not None else ""
         parts.append(
             f'<circle cx="{lx + 6}" cy="{yy + 6}" r="6" fill="{COLOURS[k + 1]}"/>'
