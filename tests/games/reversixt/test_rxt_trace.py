@@ -144,3 +144,23 @@ valid positions: 1
     assert board is not None and board.rows == ("2220222222", "-----120--") and board.marks == {(7, 1)}
     assert [e.kind for e in events] == ["board", "counts", "answer"]
     assert events[2].values == (0, 7, 1, 0)
+
+
+@pytest.mark.parametrize("name", ["mini", "sampler", "othello8"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_our_own_games_written_as_reference_logs_verify(name: str, seed: int) -> None:
+    import random
+
+    from gridarena.games.reversixt.rules import ReversiXT
+    from gridarena.games.reversixt.trace import reference_log
+
+    game, rng, moves = ReversiXT(name), random.Random(seed), []
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        moves.append(rng.choice(state.legal_actions()))
+        state = state.apply_action(moves[-1])
+    report = verify(game.board, reference_log(game, moves))
+    assert report.ok and report.moves + report.bombs == len(moves)
+    assert report.scores == state.scores()
+    if len(moves) > 3:  # the same log with one move fewer is cut short, never accepted
+        assert not verify(game.board, reference_log(game, moves[:-1])).ok

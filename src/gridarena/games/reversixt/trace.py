@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from gridarena.games.reversixt.rules import (
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,
+    Move,
     ReversiState,
     ReversiXT,
     wire_move,
@@ -388,6 +389,62 @@ def _compare_board(state: ReversiState, board: Board) -> tuple[str, int]:
         if board.count is not None and board.count != len(ours):
             return f"the reference counts {board.count} valid positions, we find {len(ours)}", len(board.rows)
     return "", 0
+
+
+def reference_board(state: ReversiState) -> list[str]:
+    """A board block as the reference server prints it (data README 3.1), marks and count included."""
+    m = state.game.board
+    marks = expected_marks(state)
+    lines = ["     " + "".join(f"{x:2d}" for x in range(m.width)), "    /" + "--" * m.width]
+    lines += [line + " " for line in board_rows(state, marks).splitlines()]
+    lines.append(f"valid positions: {len(marks)}")
+    return lines
+
+
+def reference_log(game: ReversiXT, moves: Sequence[Move], name: str = "") -> str:
+    """The reference server's console output of a game played with ``moves`` (the writer twin of
+    :func:`parse_trace`): what ``verify`` reads. Time stamps, ports and group ids are fixed dummies.
+    """
+    state = game.new_initial_state()
+    p = game.num_players
+    out = [
+        "Starting Server.",
+        f'Loading board from file "maps/{name or game.board.name or "map"}.map"... OK',
+        f"This is a {p}-player map.",
+        "[00:00:00] Game started.",
+    ]
+
+    def scores() -> None:
+        out.extend(["", "Scores:"])
+        out.extend(f"Player {k}: {s if s is not None else 'disqualified'}" + (" points" if s is not None else "")
+                   for k, s in enumerate(state.scores(), start=1))  # fmt: skip
+
+    out.extend(reference_board(state))
+    ended1 = False
+    for n, move in enumerate(moves):
+        if state.phase != PHASE_STONES and not ended1:
+            out.append("[00:00:00] Terminal state reached.")
+            scores()
+            ended1 = True
+        k = state.mover
+        out.append(
+            f"[00:00:00] Player {k} has {state.overrides[k - 1]} overrides and {state.bombs[k - 1]} bombs."
+        )
+        out.append(f"[00:00:00] Sending move request to player {k} with depth 2, time left: 0 msecs.")
+        out.append(
+            f"[00:00:00] Answer from player {k} for move {n} was (x,y,c) = ({move.x},{move.y},{move.special}); "
+            "time left: 0 msecs."
+        )
+        state = state.apply_action(move)
+        out.extend(reference_board(state))
+    if not ended1 and state.phase1_scores is not None:
+        out.append("[00:00:00] Terminal state reached.")
+        scores()
+    if state.is_terminal():
+        out.append("[00:00:00] Final state reached.")
+        scores()
+        out.append("bye bye.")
+    return "\n".join(out) + "\n"
 
 
 def iter_trace_files(folder: Path) -> Iterator[Path]:
