@@ -416,7 +416,8 @@ def _enter(
         if ctl[EVAL] == TRIVIAL:
             return trivial_value(st, r)
         return strong_value(st, r, mover, k, ctl)
-    key = full_key(st, zs, turn if ctl[MODE] == BRS else 0)
+    # Values are the root player's: his number is part of the key, so one engine may search for several.
+    key = full_key(st, zs, turn if ctl[MODE] == BRS else 0) ^ zs[48 + r]
     slot = key & (tt.shape[0] - 1)
     first = -1
     if ply == 0:
