@@ -67,8 +67,8 @@ MAX_SORT: Final = 256
 """Longer move lists are not sorted (phase-2 target lists); the table's move still comes first."""
 
 # Fields of a frame (one row per ply).
-(F_ALPHA, F_BETA, F_BEST, F_BESTM, F_I, F_K, F_DEPTH, F_MAX, F_KEY, F_A0, F_B0, F_TURN) = range(12)  # fmt: skip
-FRAME_FIELDS: Final = 12
+(F_ALPHA, F_BETA, F_BEST, F_BESTM, F_I, F_K, F_DEPTH, F_MAX, F_KEY, F_A0, F_B0, F_TURN, F_KILLER) = range(13)  # fmt: skip
+FRAME_FIELDS: Final = 13
 MAX_TURN, MIN_TURN = 0, 1
 
 
@@ -352,7 +352,7 @@ def node_moves(
 @kernel
 def _order(
     moves: np.ndarray, keys: np.ndarray, ply: int, k: int, first: int, hist: np.ndarray, wt: np.ndarray,
-    phase: int, cells: np.ndarray,
+    phase: int, cells: np.ndarray, killer: int,
 ) -> None:  # fmt: skip
     """Sort ``moves[ply, :k]``: ``first`` (the table's or the previous iteration's move), then by key.
 
@@ -365,6 +365,8 @@ def _order(
             v = cells[c]
             if 1 <= v <= 8 or v == EXPANSION:
                 keys[ply, i] -= 1 << 40
+            if moves[ply, i] == killer:  # the last move that cut off at this ply
+                keys[ply, i] += 1 << 50
     for i in range(k):
         if moves[ply, i] == first:
             keys[ply, i] = INF
@@ -431,7 +433,7 @@ def _enter(
             if flag == 0 or (flag == 1 and score >= beta) or (flag == 2 and score <= alpha):
                 ctl[HORIZON] = 1  # the stored search may have been cut
                 return int(score)
-    _order(moves, keys, ply, k, first, hist, wt, st[PHASE], cells)
+    _order(moves, keys, ply, k, first, hist, wt, st[PHASE], cells, fr[ply, F_KILLER])
     fr[ply, F_ALPHA], fr[ply, F_BETA], fr[ply, F_A0], fr[ply, F_B0] = alpha, beta, alpha, beta
     fr[ply, F_BEST] = -INF if is_max else INF
     fr[ply, F_BESTM], fr[ply, F_I], fr[ply, F_K] = moves[ply, 0], 0, k
@@ -496,6 +498,7 @@ def search(
             if fr[ply, F_ALPHA] >= fr[ply, F_BETA]:
                 c = (m & MOVE_MASK) >> 5
                 hist[c] += fr[ply, F_DEPTH] * fr[ply, F_DEPTH]
+                fr[ply, F_KILLER] = m
         if i == fr[ply, F_K] or fr[ply, F_ALPHA] >= fr[ply, F_BETA]:
             value = _record(ply, fr, tt)
             if ply == 0:
