@@ -67,8 +67,9 @@ MAX_SORT: Final = 256
 """Longer move lists are not sorted (phase-2 target lists); the table's move still comes first."""
 
 # Fields of a frame (one row per ply).
-(F_ALPHA, F_BETA, F_BEST, F_BESTM, F_I, F_K, F_DEPTH, F_MAX, F_KEY, F_A0, F_B0, F_TURN, F_KILLER) = range(13)  # fmt: skip
-FRAME_FIELDS: Final = 13
+(F_ALPHA, F_BETA, F_BEST, F_BESTM, F_I, F_K, F_DEPTH, F_MAX, F_KEY, F_A0, F_B0, F_TURN, F_KILLER, F_NULL,
+ F_AGAIN) = range(15)  # fmt: skip
+FRAME_FIELDS: Final = 15
 MAX_TURN, MIN_TURN = 0, 1
 
 
@@ -473,15 +474,21 @@ def search(
     if value != EXPAND:
         return value
     ply = 0
+    fr[0, F_NULL] = fr[0, F_AGAIN] = 0
     while True:
         i = fr[ply, F_I]
-        if i > 0:
+        if i > 0 and not fr[ply, F_AGAIN]:
             if ctl[ABORT]:
                 while ply > 0:
                     ply -= 1
                     unmake(ply, cells, geo, st, clog, saves)
                 return 0
             m = moves[ply, i - 1]
+            if fr[ply, F_NULL] and fr[ply, F_ALPHA] < value < fr[ply, F_BETA]:
+                # The null window failed towards the full window: the value is only a bound.
+                fr[ply, F_I] = i - 1
+                fr[ply, F_AGAIN] = 1
+                continue
             if fr[ply, F_MAX]:
                 if value > fr[ply, F_BEST]:
                     fr[ply, F_BEST], fr[ply, F_BESTM] = value, m
@@ -508,13 +515,26 @@ def search(
             continue
         m = moves[ply, i]
         fr[ply, F_I] = i + 1
+        # Principal variation search: after the first move a null window proves the others no better;
+        # a move it cannot refute is searched again with the full window (F_AGAIN).
+        alpha, beta = fr[ply, F_ALPHA], fr[ply, F_BETA]
+        fr[ply, F_NULL] = 0
+        if fr[ply, F_AGAIN]:
+            fr[ply, F_AGAIN] = 0
+        elif i > 0 and fr[ply, F_DEPTH] >= 2 and beta - alpha > 1:
+            fr[ply, F_NULL] = 1
+            if fr[ply, F_MAX]:
+                beta = alpha + 1
+            else:
+                alpha = beta - 1
         make(m & MOVE_MASK, m >> MOVER_SHIFT, ply, cells, geo, st, clog, saves, wt, zc, buf, marks)
         child = _enter(
-            ply + 1, fr[ply, F_DEPTH] - 1, fr[ply, F_ALPHA], fr[ply, F_BETA], fr[ply, F_TURN],
+            ply + 1, fr[ply, F_DEPTH] - 1, alpha, beta, fr[ply, F_TURN],
             cells, geo, st, moves, keys, fr, tt, zs, hist, wt, ctl, buf, marks, ign, deadline,
         )  # fmt: skip
         if child == EXPAND:
             ply += 1
+            fr[ply, F_NULL] = fr[ply, F_AGAIN] = 0
         else:
             value = child
             unmake(ply, cells, geo, st, clog, saves)
