@@ -164,3 +164,42 @@ def test_our_own_games_written_as_reference_logs_verify(name: str, seed: int) ->
     assert report.scores == state.scores()
     if len(moves) > 3:  # the same log with one move fewer is cut short, never accepted
         assert not verify(game.board, reference_log(game, moves[:-1])).ok
+
+
+def _mutate(text: str, data: object) -> str:
+    from hypothesis import strategies as st
+
+    draw = data.draw  # type: ignore[attr-defined]
+    for _ in range(draw(st.integers(1, 6))):
+        pos = draw(st.integers(0, len(text)))
+        piece = draw(
+            st.sampled_from(["", "0", "1", "'", "-", " ", "\n", "x", "9", "(", ",", "Board:\n", "Scores:\n"])
+        )
+        cut = draw(st.integers(0, 3))
+        text = text[:pos] + piece + text[pos + cut :]
+    return text
+
+
+@pytest.mark.parametrize("name", ["boeseMap11", "bomben01", "map1"])
+def test_fuzzed_logs_give_a_report_or_one_error_line(shared_data: Path, name: str) -> None:
+    """Mutated logs (cells, marks, numbers, lines) never crash the reader: a report or a TraceFormatError."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    trace = folder(shared_data) / "golden" / f"{name}.server.log.gz"
+    board = read_map(map_for_trace(shared_data, trace))
+    text = read_trace_text(trace)
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        mutated = _mutate(text, data)
+        try:
+            report = verify(board, mutated, "f.log")
+        except TraceFormatError as error:
+            assert "\n" not in str(error)
+            return
+        if report.divergence is not None:
+            assert report.divergence.to_text("f.log")
+
+    check()
