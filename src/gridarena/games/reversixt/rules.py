@@ -32,7 +32,6 @@ from gridarena.games.reversixt.formats import (
     BONUS,
     CHOICE,
     CODES,
-    EMPTY,
     EXPANSION,
     HOLE,
     INVERSION,
@@ -491,9 +490,8 @@ class ReversiState(BaseState[Move]):
         if self.phase == PHASE_BOMBS:
             return None if s == 0 else f"a bomb carries special byte 0, not {s} (see wire_move)"
         if not self.is_valid_cell(i):
-            why = "needs an override stone" if (is_stone(c) or c == EXPANSION) else "captures nothing"
-            if is_stone(c) and self.overrides[k - 1] and not captures(self.game.steps, self.cells, i, k):
-                why = "captures nothing"
+            occupied = is_stone(c) or c == EXPANSION
+            why = "needs an override stone" if occupied and not self.overrides[k - 1] else "captures nothing"
             return f"{INVALID_MOVE}: ({x},{y}) {why}"
         if c == CHOICE:
             if not 1 <= s <= m.players:
@@ -689,7 +687,6 @@ def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:
 __all__ = [
     "BONUS_BOMB",
     "BONUS_OVERRIDE",
-    "EMPTY",
     "Move",
     "ReversiState",
     "ReversiXT",
