@@ -2,10 +2,11 @@
 
 0. The first calls of perft and search in a fresh process, once with an empty numba cache (the
    compile time) and once with the cache it left (what every later process pays).
-1. Perft leaves per second (medians of ``--repeat`` runs) from the standard 8x8 Othello start
+1. Perft leaves per second (medians of ``--repeat`` samples of at least 0.5 s) from the standard 8x8 Othello start
    (the project's ``othello8`` map), from the course's ``example.map`` and from the RWTH 50x50
    eight-player map, next to OpenSpiel's C++ ``othello`` driven from Python (``legal_actions`` and
-   ``child`` per node, the last ply counted in bulk, as ours) from the same start in the same run.
+   ``child`` per node) from the same start in the same run, twice: creating every leaf state (the
+   plain recursion) and counting the last ply in bulk, as ours does.
    Both must agree on the count (perft(8) = 390,216). The first, compiling call is timed on its own
    line and kept out of the figures.
 2. The average completed search depth in ``--seconds`` (2 s) of the ``best`` bot's search and its
@@ -44,6 +45,7 @@ from gridarena.games.reversixt.rules import ReversiXT
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reversixt" / "semmelsamu-reversixt-bot"
 MAPS = Path(__file__).resolve().parents[1] / "src" / "gridarena" / "games" / "reversixt" / "maps"
 TARGET_RATIO = 10.0
+SAMPLE_SECONDS = 0.5
 PERFT_CASES = (
     ("othello8 (8x8 start)", MAPS / "othello8.map", 8),
     ("example.map (15x15, 3p)", DATA / "maps/example.map", 5),
@@ -58,18 +60,29 @@ DEPTH_CASES = (
 )
 
 
-def timed(run: Callable[[], int], repeat: int) -> tuple[int, float]:
-    """The count and the median seconds of ``repeat`` runs."""
+def timed(run: Callable[[], int], repeat: int, sample: float = SAMPLE_SECONDS) -> tuple[int, float]:
+    """The count and the median seconds per run over ``repeat`` samples of at least ``sample`` seconds.
+
+    A sample repeats the run until it lasts ``sample`` seconds, so a short run (ours: 80 ms from the
+    Othello start) and a long one (OpenSpiel's: 0.8 s) meet the scheduler of a shared machine alike."""
     seconds, count = [], 0
     for _ in range(repeat):
-        start = time.perf_counter()
-        count = run()
-        seconds.append(time.perf_counter() - start)
+        start, runs = time.perf_counter(), 0
+        while True:
+            count = run()
+            runs += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= sample:
+                break
+        seconds.append(elapsed / runs)
     return count, statistics.median(seconds)
 
 
-def openspiel_perft(depth: int) -> Callable[[], int] | None:
-    """Perft of OpenSpiel's C++ Othello from Python, or None when open_spiel is not installed."""
+def openspiel_perft(depth: int, bulk: bool) -> Callable[[], int] | None:
+    """Perft of OpenSpiel's C++ Othello from Python, or None when open_spiel is not installed.
+
+    ``bulk``: the last ply is counted as ``len(legal_actions())``, as our perft does; without it
+    every leaf state is created (``child``), the plain recursion."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
@@ -77,8 +90,10 @@ def openspiel_perft(depth: int) -> Callable[[], int] | None:
     game = pyspiel.load_game("othello")
 
     def count(state: Any, d: int) -> int:
+        if d == 0:
+            return 1
         actions = state.legal_actions()
-        if d == 1:
+        if d == 1 and bulk:
             return len(actions)
         return sum(count(state.child(a), d - 1) for a in actions)
 
@@ -103,20 +118,31 @@ def perft_part(repeat: int) -> None:
         if path.name == "othello8.map":
             ours = leaves / seconds
             assert leaves == 390_216, leaves
-    run = openspiel_perft(8)
-    if run is None:
+    runs = {"bulk": openspiel_perft(8, bulk=True), "every leaf": openspiel_perft(8, bulk=False)}
+    if runs["bulk"] is None:
         print(
             "\nOpenSpiel is not installed (pip install open_spiel, or the dev extra): no baseline, "
             f"the target is judged against the reported 180,000 leaves/s (x{TARGET_RATIO:.0f} = 1.8 M)."
         )
         return
-    leaves, seconds = timed(run, repeat)
-    assert leaves == 390_216, leaves
-    print(f"{'OpenSpiel othello (C++)':<26} {8:>5} {leaves:>13,} {seconds:>9.3f} {leaves / seconds:>14,.0f}")
-    ratio = ours / (leaves / seconds)
-    verdict = "meets" if ratio >= TARGET_RATIO else "MISSES"
+    rates = {}
+    for label, run in runs.items():
+        assert run is not None
+        leaves, seconds = timed(run, repeat)
+        assert leaves == 390_216, leaves
+        rates[label] = leaves / seconds
+        name = f"OpenSpiel othello, {label}"
+        print(f"{name:<26} {8:>5} {leaves:>13,} {seconds:>9.3f} {leaves / seconds:>14,.0f}")
+    print()
+    for label, rate in rates.items():
+        ratio = ours / rate
+        verdict = "meets" if ratio >= TARGET_RATIO else "misses"
+        print(
+            f"from the 8x8 start: {ratio:.1f}x OpenSpiel ({label}), {verdict} the {TARGET_RATIO:.0f}x target"
+        )
     print(
-        f"\nfrom the 8x8 start: {ratio:.1f}x OpenSpiel's leaves/s ({verdict} the {TARGET_RATIO:.0f}x target)\n"
+        "(ours counts the last ply in bulk; 'every leaf' creates each leaf state, the plain recursion\n"
+        " behind the issue's 0.18 M leaves/s; 'bulk' gives OpenSpiel our shortcut)\n"
     )
 
 

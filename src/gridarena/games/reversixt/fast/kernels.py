@@ -171,6 +171,56 @@ def gen_phase1(
 
 
 @kernel
+def count_phase1(k: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray) -> int:
+    """The number of :func:`gen_phase1`'s moves without writing them (perft's last ply)."""
+    n = 0
+    ov = st[OV + k]
+    p = st[P]
+    for c in range(len(cells)):
+        code = cells[c]
+        if code == HOLE:
+            continue
+        if code == EXPANSION:
+            if ov > 0:
+                n += 1
+            continue
+        if 1 <= code <= 8:
+            if ov <= 0:
+                continue
+        elif geo[ADJ, c] == 0:
+            continue
+        if captures_any(k, c, cells, geo):
+            n += p if code == CHOICE else (2 if code == BONUS else 1)
+    return n
+
+
+@kernel
+def count_next(cells: np.ndarray, geo: np.ndarray, st: np.ndarray) -> int:
+    """The number of moves of the next player to move (what :func:`advance` would list), without listing them."""
+    p = st[P]
+    active = 0
+    for k in range(1, p + 1):
+        if st[DISQ + k] == 0:
+            active += 1
+    if active <= 1 or st[PHASE] == OVER:
+        return 0
+    last = st[LAST]
+    if st[PHASE] == 1:
+        for j in range(1, p + 1):
+            k = (last + j - 1) % p + 1
+            if st[DISQ + k] == 0:
+                n = count_phase1(k, cells, geo, st)
+                if n > 0:
+                    return n
+    if st[NONHOLE] > 0:
+        for j in range(1, p + 1):
+            k = (last + j - 1) % p + 1
+            if st[DISQ + k] == 0 and st[BOMBS + k] > 0:
+                return int(st[NONHOLE])
+    return 0
+
+
+@kernel
 def has_phase1_move(k: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray) -> bool:
     """Whether ``k`` has a phase-1 move (stops at the first)."""
     ov = st[OV + k]
@@ -483,9 +533,12 @@ def perft_loop(
         m = moves[ply, index[ply]]
         index[ply] += 1
         make(m, movers[ply], ply, cells, geo, st, clog, saves, wt, zc, buf, marks)
+        if depth - ply - 1 == 1:  # the child's moves are the leaves: count them, list nothing
+            total += count_next(cells, geo, st)
+            unmake(ply, cells, geo, st, clog, saves)
+            continue
         child = advance(cells, geo, st, moves, ply + 1, count)
-        if child == 0 or depth - ply - 1 == 1:
-            total += count[ply + 1]
+        if child == 0:
             unmake(ply, cells, geo, st, clog, saves)
             continue
         ply += 1
