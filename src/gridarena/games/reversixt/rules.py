@@ -31,16 +31,16 @@ from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.reversixt.formats import (
     BONUS,
     CHOICE,
-    CODES,
     EXPANSION,
     HOLE,
     INVERSION,
-    SYMBOLS,
     ReversiMap,
+    cells_to_symbols,
     is_stone,
     map_name,
     parse_map,
     read_map,
+    symbols_to_cells,
     write_map,
 )
 from gridarena.games.reversixt.geometry import step, step_table
@@ -599,7 +599,7 @@ class ReversiState(BaseState[Move]):
         m = self.game.board
         w = m.width
         return {
-            "board": ["".join(SYMBOLS[c] for c in self.cells[y * w : (y + 1) * w]) for y in range(m.height)],
+            "board": [cells_to_symbols(self.cells[y * w : (y + 1) * w]) for y in range(m.height)],
             "overrides": list(self.overrides),
             "bombs": list(self.bombs),
             "disqualified": list(self.disqualified),
@@ -644,11 +644,11 @@ def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:
         rows = data["board"]
         if not isinstance(rows, list) or len(rows) != m.height or any(len(r) != m.width for r in rows):
             raise StateFormatError(f"reversixt: 'board' must be {m.height} rows of {m.width} symbols")
-        text = "".join(rows)
-        if any(ch not in CODES for ch in text):
-            raise StateFormatError(f"reversixt: 'board' holds a symbol outside {SYMBOLS!r}")
-        cells = bytes(CODES[ch] for ch in text)
-        if any(is_stone(c) and c > p for c in cells):
+        try:
+            cells = symbols_to_cells("".join(rows))
+        except ValueError as error:
+            raise StateFormatError(f"reversixt: 'board': {error}") from None
+        if any(is_stone(c) and c > p for c in set(cells)):
             raise StateFormatError(f"reversixt: 'board' holds a stone of a player above {p}")
 
         def ints(key: str) -> tuple[int, ...]:
