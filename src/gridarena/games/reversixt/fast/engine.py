@@ -30,7 +30,8 @@ with one, with two, and a field one step from a corner (it hands the corner over
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What one search found: the move ``(x, y, special)`` (None without one), its value for the
-    searcher, the deepest completed depth, nodes, seconds and the depth of every completed iteration's move."""
+    searcher, the deepest completed depth, nodes and seconds. ``partial``: the move comes from an
+    interrupted deeper iteration, where it beat the previous depth's move searched before it."""
 
     move: tuple[int, int, int] | None
     score: int
