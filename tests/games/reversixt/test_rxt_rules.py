@@ -382,3 +382,25 @@ def test_conformance_on_a_large_data_map(shared_data: Path, name: str) -> None:
 def test_conformance_on_the_project_maps() -> None:
     for name in ("mini", "othello8"):
         assert check_game(make("reversixt", map=name), games=3, seed=1) > 0
+
+
+def test_candidate_pruning_finds_every_valid_cell(shared_data: Path) -> None:
+    """valid_cells looks only at cells one step before foreign or expansion stones: it equals a scan of all cells."""
+    from gridarena.games.reversixt.rules import is_valid_placement
+
+    names = [
+        "initialMaps/window.map",
+        "fightclub/map.map",
+        "boeseMaps/boeseMap04.map",
+        "initialMaps/crown.map",
+    ]
+    for name in names:
+        g = ReversiXT.from_map(read_map(folder(shared_data) / "semmelsamu-reversixt-bot/maps" / name))
+        rng = random.Random(11)
+        s = g.new_initial_state()
+        while s.phase == PHASE_STONES:
+            for k in range(1, g.num_players + 1):
+                ov = s.overrides[k - 1]
+                every = [i for i in range(len(s.cells)) if is_valid_placement(g.steps, s.cells, i, k, ov)]
+                assert s.valid_cells(k) == every, (name, k)
+            s = s.apply_action(rng.choice(s.legal_actions()))

@@ -59,3 +59,21 @@ def step(table: tuple[int, ...], cells: bytes | bytearray, i: int, d: int) -> tu
     if cells[j] == HOLE:
         return None
     return j, t & 7
+
+
+@lru_cache(maxsize=64)
+def arrivals(m: ReversiMap) -> tuple[tuple[int, ...], ...]:
+    """``arrivals(m)[j]``: the cells from which one step (of the initial board's table) reaches cell j.
+
+    A capture run's first step must land on a foreign or expansion stone (spec 5.1), so only these
+    cells of such stones can be valid placements: move generation looks at them instead of the whole
+    board. Read off the table itself, so it needs no symmetry of the transitions.
+    """
+    table = step_table(m)
+    into: list[set[int]] = [set() for _ in range(m.height * m.width)]
+    for i in range(len(into)):
+        for d in range(8):
+            t = table[i * 8 + d]
+            if t != NONE:
+                into[t >> 3].add(i)
+    return tuple(tuple(sorted(s)) for s in into)

@@ -43,7 +43,7 @@ from gridarena.games.reversixt.formats import (
     symbols_to_cells,
     write_map,
 )
-from gridarena.games.reversixt.geometry import step, step_table
+from gridarena.games.reversixt.geometry import arrivals, step, step_table
 
 MAPS_DIR: Final = Path(__file__).parent / "maps"
 """The project's own maps, shipped in the package."""
@@ -154,6 +154,11 @@ class ReversiXT:
         """The map's step table (:func:`~gridarena.games.reversixt.geometry.step_table`)."""
         return step_table(self.board)
 
+    @cached_property
+    def arrivals(self) -> tuple[tuple[int, ...], ...]:
+        """The cells one step before each cell (:func:`~gridarena.games.reversixt.geometry.arrivals`)."""
+        return arrivals(self.board)
+
     def new_initial_state(self, seed: int | None = None) -> ReversiState:
         """The map's start position (nothing is random: ``seed`` is unused)."""
         m = self.board
@@ -235,15 +240,37 @@ def is_valid_placement(table: tuple[int, ...], cells: bytes, i: int, k: int, ove
     return any(run(table, cells, i, d, k) for d in range(8))
 
 
+def candidate_cells(game: ReversiXT, cells: bytes, k: int, overrides: int) -> list[int]:
+    """The cells that may be valid placements of player ``k``, ascending: a superset of the valid ones.
+
+    A placement is valid only through a run whose first step lands on a foreign or expansion stone
+    (or, with override stones, on an expansion stone itself), so the cells one step before such
+    stones are the only candidates (:func:`~gridarena.games.reversixt.geometry.arrivals`). This
+    prunes the search, it decides nothing: :func:`is_valid_placement` is applied to every candidate.
+    """
+    into = game.arrivals
+    out: set[int] = set()
+    for j, c in enumerate(cells):
+        if c == EXPANSION or (is_stone(c) and c != k):
+            out.update(into[j])
+            if c == EXPANSION and overrides > 0:
+                out.add(j)
+    return sorted(out)
+
+
 def valid_cells(state: ReversiState, k: int) -> list[int]:
     """The cells on which map player ``k`` may place a stone now, ascending (phase-1 rules)."""
     table, cells, ov = state.game.steps, state.cells, state.overrides[k - 1]
-    return [i for i in range(len(cells)) if is_valid_placement(table, cells, i, k, ov)]
+    return [
+        i for i in candidate_cells(state.game, cells, k, ov) if is_valid_placement(table, cells, i, k, ov)
+    ]
 
 
 def _has_valid_cell(game: ReversiXT, cells: bytes, k: int, overrides: int) -> bool:
     table = game.steps
-    return any(is_valid_placement(table, cells, i, k, overrides) for i in range(len(cells)))
+    return any(
+        is_valid_placement(table, cells, i, k, overrides) for i in candidate_cells(game, cells, k, overrides)
+    )
 
 
 def explosion(table: tuple[int, ...], cells: bytes | bytearray, target: int, radius: int) -> list[int]:
