@@ -49,12 +49,13 @@ so phase-1 move generation skips it without walking (occupancy only grows in pha
 
 
 def kernel(function: _F) -> _F:
-    """``njit(cache=True)`` without reference counting: these kernels allocate nothing.
+    """``njit(cache=True)`` without reference counting and without the GIL: these kernels allocate nothing.
 
     Numba otherwise reference-counts every array argument on every call, which costs more than
     a small kernel's work (the Isolation engine measured twice the speed without it).
     """
-    return cast(_F, njit(cache=True, _nrt=False)(function))  # type: ignore[call-overload]
+    # nogil: a search in a worker thread (the network client's) leaves the event loop running.
+    return cast(_F, njit(cache=True, _nrt=False, nogil=True)(function))  # type: ignore[call-overload]
 
 
 @kernel
