@@ -204,10 +204,18 @@ def pentocity_oracle(entry: Entry, state: Any, count: Count) -> int | None:
     return sum(isinstance(resolve_move(state.land, request, m, mode), Placement) for m in moves)
 
 
+def reversixt_oracle(entry: Entry, state: Any, count: Count) -> int | None:
+    """ReversiXT perft and reachable counts by the spec's rules rewritten on plain tuples (tests/reversixt_oracle.py)."""
+    from reversixt_oracle import reversixt_count
+
+    return reversixt_count(state, count.kind, count.depth)
+
+
 ORACLES: dict[str, Callable[[Entry, Any, Count], int | None]] = {
     "isolation": isolation_oracle,
     "slidingpuzzle": puzzle_oracle,
     "pentocity": pentocity_oracle,
+    "reversixt": reversixt_oracle,
 }
 
 

@@ -54,6 +54,9 @@ COMMANDS: dict[str, Command] = {
         "web viewer: results, replays of every game, live tournaments, play against bots",
     ),
     "isolation": Command("gridarena.cli.isolation", "Isolation: AIND tournament and fair head-to-head pairs"),
+    "reversixt": Command(
+        "gridarena.cli.reversixt", "ReversiXT: check reference traces, describe maps, count moves, play over TCP"
+    ),
 }
 
 REPORT = "please report this, with the command line; --debug shows the traceback"

@@ -16,11 +16,12 @@ from gridarena.core.errors import UnknownNameError
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import Game
 
-GameId: TypeAlias = Literal["isolation", "pentocity", "slidingpuzzle"]
+GameId: TypeAlias = Literal["isolation", "pentocity", "reversixt", "slidingpuzzle"]
 
 _GAMES: dict[GameId, str] = {
     "isolation": "gridarena.games.isolation.rules:Isolation",
     "pentocity": "gridarena.games.pentocity.rules:Pentocity",
+    "reversixt": "gridarena.games.reversixt.rules:ReversiXT",
     "slidingpuzzle": "gridarena.games.slidingpuzzle.rules:SlidingPuzzle",
 }
 
@@ -73,6 +74,12 @@ _GAME_BOTS: dict[str, dict[str, str]] = {
         "reserve": "gridarena.games.pentocity.players:make_reserve_bot",
         "bands": "gridarena.games.pentocity.players:make_bands_bot",
         "best": "gridarena.games.pentocity.players:make_bands_bot",
+    },
+    "reversixt": {
+        "trivial": "gridarena.games.reversixt.bots:make_trivial_bot",
+        "paranoid": "gridarena.games.reversixt.bots:make_paranoid_bot",
+        "brs": "gridarena.games.reversixt.bots:make_brs_bot",
+        "best": "gridarena.games.reversixt.bots:make_best_bot",
     },
     "slidingpuzzle": {
         "solver": "gridarena.games.slidingpuzzle.bots:make_solver_bot",

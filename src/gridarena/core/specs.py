@@ -1,7 +1,9 @@
 """Spec strings: ``name(key=value, ...)`` for games and bots, with an optional ``game:`` prefix.
 
 Values are Python literals (``5``, ``0.15``, ``'a b'``, ``True``) or bare words, which are read
-as strings, so ``alphabeta(depth=5,heuristic=improved)`` needs no quotes.
+as strings, so ``alphabeta(depth=5,heuristic=improved)`` needs no quotes. A bare file path
+(``reversixt(map=../maps/x.map)``: a word with ``/``, ``\\``, ``~`` or a file suffix that is no
+literal) is read as a string too.
 """
 
 from __future__ import annotations
@@ -16,6 +18,26 @@ from gridarena.core.errors import SpecError
 _SPEC = re.compile(
     r"^\s*(?:(?P<game>[A-Za-z_]\w*):)?(?P<name>[A-Za-z_][\w.-]*)\s*(?:\((?P<args>.*)\))?\s*$", re.S
 )
+
+
+#: A value after ``=`` up to the next separator; quoted by :func:`_quote_paths` when it is a bare path.
+_BARE_VALUE = re.compile(r"(=\s*)([^\s'\"(),=]+)")
+_PATHLIKE = re.compile(r".*[/\\~].*|.*\.[A-Za-z]\w*")
+
+
+def _quote_paths(args: str) -> str:
+    """``map=../x.map`` -> ``map='../x.map'``: bare paths quoted, everything else left as it was."""
+
+    def quote(match: re.Match[str]) -> str:
+        word = match.group(2)
+        try:
+            ast.literal_eval(word)
+        except (ValueError, SyntaxError):
+            if _PATHLIKE.fullmatch(word):
+                return match.group(1) + repr(word)
+        return match.group(0)
+
+    return _BARE_VALUE.sub(quote, args)
 
 
 def _value(node: ast.expr, spec: str) -> Any:
@@ -46,6 +68,8 @@ def parse_qualified_spec(spec: str) -> tuple[str | None, str, dict[str, Any]]:
 
     >>> parse_qualified_spec("isolation:alphabeta(depth=3)")
     ('isolation', 'alphabeta', {'depth': 3})
+    >>> parse_qualified_spec("reversixt(map=../maps/crown.map)")
+    (None, 'reversixt', {'map': '../maps/crown.map'})
     """
     match = _SPEC.match(spec)
     if match is None:
@@ -54,17 +78,30 @@ def parse_qualified_spec(spec: str) -> tuple[str | None, str, dict[str, Any]]:
     params: dict[str, Any] = {}
     if args and args.strip():
         try:
-            call = ast.parse(f"_({args})", mode="eval").body
-        except SyntaxError as exc:
-            raise SpecError(f"{spec!r}: cannot parse the parameters ({exc.msg})") from None
-        assert isinstance(call, ast.Call)
-        if call.args:
-            raise SpecError(f"{spec!r}: parameters must be named (key=value)")
-        for keyword in call.keywords:
-            if keyword.arg is None:
-                raise SpecError(f"{spec!r}: ** is not allowed")
-            params[keyword.arg] = _value(keyword.value, spec)
+            params = _parse_args(args, spec)
+        except SpecError:
+            quoted = _quote_paths(args)
+            if quoted == args:
+                raise
+            params = _parse_args(quoted, spec)
     return match["game"], match["name"], params
+
+
+def _parse_args(args: str, spec: str) -> dict[str, Any]:
+    """The keyword parameters of ``args`` (the text inside the parentheses)."""
+    try:
+        call = ast.parse(f"_({args})", mode="eval").body
+    except SyntaxError as exc:
+        raise SpecError(f"{spec!r}: cannot parse the parameters ({exc.msg})") from None
+    assert isinstance(call, ast.Call)
+    if call.args:
+        raise SpecError(f"{spec!r}: parameters must be named (key=value)")
+    params: dict[str, Any] = {}
+    for item in call.keywords:
+        if item.arg is None:
+            raise SpecError(f"{spec!r}: ** is not allowed")
+        params[item.arg] = _value(item.value, spec)
+    return params
 
 
 def format_spec(name: str, params: dict[str, Any]) -> str:

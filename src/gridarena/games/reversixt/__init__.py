@@ -1,0 +1,1 @@
+"""ReversiXT (RWTH / OTH Regensburg course): maps, reference rules, traces and pictures."""

@@ -1,0 +1,135 @@
+"""ReversiXT's bots: ``trivial`` (after the course's ai_trivial), ``paranoid``, ``brs`` and ``best``.
+
+All four run the fast engine's search (:mod:`.fast.engine`) under the move's time control: the
+deadline less a margin, the depth limit (the protocol's depth byte, in plies) and a node budget.
+They differ in the search and the evaluation:
+
+* ``trivial``: paranoid alpha-beta with move sorting and iterative deepening over ai_trivial's
+  evaluation, own stones minus the strongest opponent's (spec 11.1);
+* ``paranoid``: the same search over the full evaluation (stones weighted up as the board fills,
+  field weights from the board's shape, mobility, override stones and bombs, measured against the
+  rank neighbours), with the elimination rule in the bomb phase;
+* ``brs``: best-reply search over the full evaluation, static at the leaves (with two players it
+  searches the same tree as ``paranoid``);
+* ``best``: ``paranoid`` on two-player maps, ``brs`` on maps of three or more players
+  (:data:`BRS_FROM_PLAYERS`: Schadd and Winands found BRS ahead of paranoid and max^n in
+  multi-player Rolit, a Reversi for up to four; our own matches, in docs/reversixt.md, were
+  inconclusive at equal node budgets, and BRS searches more nodes per second).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Final
+
+from gridarena.core.bot import BaseBot, Decision
+from gridarena.core.clock import TimeControl
+from gridarena.core.types import Game, GameState
+from gridarena.games.reversixt.fast.engine import Engine, SearchResult
+from gridarena.games.reversixt.formats import ReversiMap
+from gridarena.games.reversixt.rules import Move, ReversiState
+
+MARGIN: Final = 0.03
+"""Seconds kept back from the deadline: the clock is polled every few hundred nodes, and loading the
+position and the answer need the rest. A loaded machine's scheduler may need more: on 2 cores with a
+load of 10, answers came up to 190 ms after a wall deadline, so the strength runs (docs) use 0.2 s."""
+UNTIMED_DEPTH: Final = 6
+"""Plies searched when nothing limits the search (no deadline, depth or node budget)."""
+BRS_FROM_PLAYERS: Final = 3
+"""``best`` searches with BRS from this many players on, with paranoid alpha-beta below."""
+
+
+class SearchBot(BaseBot):
+    """A bot over the fast engine; one engine (board, table) per map, kept across moves of a game."""
+
+    def __init__(
+        self,
+        name: str,
+        mode: str,
+        evaluation: str,
+        seed: int | None = None,
+        margin: float = MARGIN,
+        eliminate: bool = True,
+        override_plies: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.name, self.mode, self.evaluation = name, mode, evaluation
+        self.margin, self.eliminate, self.override_plies = margin, eliminate, override_plies
+        self._engines: dict[ReversiMap, Engine] = {}
+        self.last: SearchResult | None = None
+
+    def engine(self, m: ReversiMap) -> Engine:
+        """The engine of this map (built on first use: tables and a transposition table).
+
+        Keyed by the map's value, not its identity: a state may come from another game object of the
+        same map (a replay, an opening), and rebuilding the tables would cost time on the clock."""
+        key = m
+        if key not in self._engines:
+            mode = self.mode
+            if mode == "best":
+                mode = "brs" if m.players >= BRS_FROM_PLAYERS else "paranoid"
+            self._engines.clear()
+            options: dict[str, Any] = {"eliminate": self.eliminate}
+            if self.override_plies is not None:
+                options["override_plies"] = self.override_plies
+            self._engines[key] = Engine(m, mode=mode, evaluation=self.evaluation, **options)
+        return self._engines[key]
+
+    def warm_up(self, game: Game[Any]) -> None:
+        """Build the engine and load the compiled kernels (numba's cache) outside the clock."""
+        state = game.new_initial_state()
+        assert isinstance(state, ReversiState)
+        self.engine(state.game.board).search(state, max_depth=2)
+
+    def reset(self, game: Game[Any], seat: int, seed: int) -> None:
+        """A new game: the table and the history are cleared (the engine is built now, not on the clock)."""
+        super().reset(game, seat, seed)
+        state = game.new_initial_state()
+        assert isinstance(state, ReversiState)
+        self.engine(state.game.board).clear()
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        """Deepen until the clock's deadline less the margin, its depth limit or its node budget."""
+        assert isinstance(state, ReversiState)
+        engine = self.engine(state.game.board)
+        cpu = clock.clock is time.thread_time  # the arena's CPU clock: the kernel polls the same one
+        deadline = None if clock.deadline is None else clock.clock() + clock.time_left() - self.margin
+        depth = clock.depth
+        if deadline is None and depth is None and clock.nodes is None:
+            depth = UNTIMED_DEPTH
+        result = engine.search(state, deadline, depth, clock.nodes, cpu)
+        self.last = result
+        move = result.move
+        if move is None:  # cannot happen while the game goes on; answer something legal
+            move = tuple(state.legal_actions()[0])  # type: ignore[assignment]
+        assert move is not None
+        info: dict[str, Any] = {"depth": result.depth, "score": result.score, "nodes": result.nodes}
+        return Decision(Move(*move), info)
+
+
+def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = MARGIN) -> SearchBot:
+    """ai_trivial's model: own stones minus the strongest opponent's, alpha-beta, move sorting, deepening."""
+    return SearchBot("trivial", "paranoid", "trivial", seed, margin, eliminate=False)
+
+
+def make_paranoid_bot(
+    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+) -> SearchBot:
+    """Paranoid alpha-beta with table and move ordering over the full evaluation.
+
+    ``override_plies``: below this ply, override moves only for a player without another move."""
+    return SearchBot("paranoid", "paranoid", "strong", seed, margin, override_plies=override_plies)
+
+
+def make_brs_bot(
+    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+) -> SearchBot:
+    """Best-reply search over the full evaluation (with two players: alpha-beta with static leaves)."""
+    return SearchBot("brs", "brs", "strong", seed, margin, override_plies=override_plies)
+
+
+def make_best_bot(
+    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+) -> SearchBot:
+    """Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`)."""
+    return SearchBot("best", "best", "strong", seed, margin, override_plies=override_plies)

@@ -1,0 +1,11 @@
+"""The fast ReversiXT engine: numba kernels over flat arrays, for perft and search.
+
+:mod:`.layout` names the arrays and builds the tables, :mod:`.kernels` holds the rules as kernels
+(captures through transitions, overrides, choice, inversion, bonus, bombs, the next player and
+the phases, perft), :mod:`.board` the :class:`FastBoard` that runs them. The clear rules
+(:mod:`gridarena.games.reversixt.rules`) are the oracle the tests hold them to.
+"""
+
+from gridarena.games.reversixt.fast.board import FastBoard, perft
+
+__all__ = ["FastBoard", "perft"]

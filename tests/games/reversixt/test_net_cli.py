@@ -1,0 +1,114 @@
+"""``gridarena reversixt server|client`` as processes and in-process: exit codes, the result file, the logs,
+and one clear line for every error (a refused address, a bad map, clients that never come)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from gridarena.cli.main import main
+from gridarena.games.reversixt.client import ClientConfig, play
+
+GRIDARENA = [sys.executable, "-m", "gridarena"]
+
+
+def test_server_and_clients_as_processes_play_two_games(tmp_path: Path) -> None:
+    result, log, trace = tmp_path / "result.txt", tmp_path / "server.log", tmp_path / "game{game}.log"
+    server = subprocess.Popen(
+        [
+            *GRIDARENA,
+            *("reversixt", "server", "--map", "othello8", "--port", "0", "--games", "2", "--time", "5"),
+            *("--result", str(result), "--log", str(log), "--trace", str(trace), "--quiet", "--wait", "120"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert server.stderr is not None
+        first = server.stderr.readline()
+        port = re.search(r"listening on 127\.0\.0\.1:(\d+)", first)
+        assert port, first
+        # Game 1: two CLI clients (in threads of this process: a second interpreter would only add start-up time).
+        codes: list[int] = []
+        argv = ["reversixt", "client", "--port", port.group(1), "--quiet"]
+        threads = [
+            threading.Thread(
+                target=lambda g=g: codes.append(main([*argv, "--group", str(g), "--seed", str(g)]))
+            )
+            for g in (7, 8)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert codes == [0, 0]
+
+        async def second_game() -> list:
+            config = int(port.group(1))
+            return list(await asyncio.gather(*(play(ClientConfig(port=config, seed=s)) for s in (1, 2))))
+
+        assert all(r.finished for r in asyncio.run(second_game()))
+        _, err = server.communicate(timeout=120)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    assert server.returncode == 0, err
+    blocks = result.read_text().split("othello8.map\n")
+    assert blocks[0] == "" and len(blocks) == 3
+    assert sorted(line.split("\t")[0] for line in blocks[1].splitlines()) == ["7", "8"]
+    assert all(line.endswith("\tok") for block in blocks[1:] for line in block.splitlines())
+    assert "game 2 over after" in log.read_text() and "move 0: player 1 plays" in log.read_text()
+    for game in (1, 2):
+        assert (
+            main(["reversixt", "verify-trace", "othello8", str(tmp_path / f"game{game}.log"), "--quiet"]) == 0
+        )
+
+
+def test_a_refused_address_is_one_line_and_exit_1(
+    unused_port: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["reversixt", "client", "--port", str(unused_port), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err == f"gridarena reversixt: error: cannot connect to 127.0.0.1:{unused_port}: Connection refused\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["server", "--map", "no/such.map"], "no/such.map: cannot read the map"),
+        (
+            ["server", "--map", "othello8", "--port", "0", "--wait", "0.2"],
+            "only 0 of 2 clients connected within 0.2 s",
+        ),
+        (["server", "--map", "othello8", "--depth", "300"], "--depth 300: the depth byte holds 0..255"),
+        (["client", "--group", "256"], "--group 256: the group byte holds 0..255"),
+        (["client", "--bot", "nosuchbot"], "unknown bot for reversixt 'nosuchbot'"),
+    ],
+    ids=["bad map", "nobody comes", "depth", "group", "bot"],
+)
+def test_bad_input_is_one_line_and_exit_1(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["reversixt", *argv, "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error:") == 1 and message in err.splitlines()[-1] and "Traceback" not in err
+
+
+@pytest.fixture
+def unused_port() -> int:
+    """A port nobody listens on (bound and released; nothing else in the test binds it)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -1,0 +1,134 @@
+"""ReversiXT's bots and the search kernels: values against a plain minimax over the clear rules, limits, registry.
+
+The kernels' alpha-beta with its table and move ordering must return the plain minimax value of
+the same tree (paranoid: R maximises, every opponent minimises) over ai_trivial's evaluation;
+in the bomb phase with radius 0, where one target per player stands for all, the value must equal
+the minimax over every field.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gridarena.core.clock import TimeControl
+from gridarena.core.registry import make, make_bot
+from gridarena.games.reversixt.fast.engine import Engine, field_weights
+from gridarena.games.reversixt.fast.search import WIN_STEP
+from gridarena.games.reversixt.formats import parse_map
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
+
+
+def stones(state: ReversiState, k: int) -> int:
+    return state.cells.count(k)
+
+
+def terminal_ref(state: ReversiState, r: int) -> int:
+    p = state.game.num_players
+    mine = stones(state, r)
+    others = [stones(state, k) for k in range(1, p + 1) if k != r]
+    steps = sum(1 for s in others if s < mine) - sum(1 for s in others if s > mine)
+    return steps * WIN_STEP + mine - max(others)
+
+
+def minimax_ref(state: ReversiState, depth: int, r: int) -> int:
+    """Paranoid minimax over the clear rules with ai_trivial's evaluation (the kernels' semantics)."""
+    if state.is_terminal():
+        return terminal_ref(state, r)
+    if depth == 0:
+        p = state.game.num_players
+        return stones(state, r) - max(stones(state, k) for k in range(1, p + 1) if k != r)
+    values = [minimax_ref(state.child(a), depth - 1, r) for a in state.legal_actions()]
+    return max(values) if state.mover == r else min(values)
+
+
+def trivial_engine(game: ReversiXT, mode: str = "paranoid") -> Engine:
+    return Engine(game.board, mode=mode, evaluation="trivial", tt_bits=12, eliminate=False)
+
+
+@pytest.mark.parametrize("name, depth", [("othello8", 4), ("sampler", 3)])
+def test_paranoid_value_equals_minimax(name: str, depth: int) -> None:
+    game = ReversiXT(name)
+    state = game.new_initial_state()
+    result = trivial_engine(game).search(state, max_depth=depth)
+    assert result.depth == depth
+    assert result.score == minimax_ref(state, depth, state.mover)
+
+
+def test_brs_with_two_players_is_alpha_beta() -> None:
+    game = ReversiXT("othello8")
+    state = game.new_initial_state()
+    paranoid = trivial_engine(game).search(state, max_depth=5)
+    brs = trivial_engine(game, "brs").search(state, max_depth=5)
+    assert (brs.score, brs.depth) == (paranoid.score, paranoid.depth)
+
+
+BOMBING_ONLY = """2 0 2 0 3 4
+1 - 2 -
+- 0 - 1
+2 x 1 2
+"""
+
+
+def test_bomb_phase_search_equals_minimax_over_every_field() -> None:
+    """Radius 0: one target per player (and one other field) gives the value of all targets."""
+    game = ReversiXT.from_map(parse_map(BOMBING_ONLY))
+    state = game.new_initial_state()
+    assert state.phase == 2
+    result = trivial_engine(game).search(state, max_depth=4)
+    assert result.score == minimax_ref(state, 4, state.mover)
+    assert state.illegal_reason(state.string_to_action(",".join(map(str, result.move)))) is None
+
+
+def test_elimination_rule_ignores_players_out_of_reach() -> None:
+    text = "3 0 1 0 2 6\n1 1 1 1 1 1\n1 1 2 - 3 -\n"  # no empty field: bombs at once
+    game = ReversiXT.from_map(parse_map(text))
+    state = game.new_initial_state()
+    engine = Engine(game.board)
+    engine.board.load(state)
+    engine.board.mover()
+    ignored = engine.out_of_reach(2)
+    # player 1 leads player 2 by 7 stones; 3 bombs of radius 0 cannot close it; player 3 is 0 away
+    assert ignored[1] == 1 and ignored[3] == 0
+
+
+def test_field_weights_prefer_corners() -> None:
+    game = ReversiXT("othello8")
+    engine = Engine(game.board)
+    weights = field_weights(game.board, engine.board.geo[2])
+    assert weights[0] > weights[3] > weights[9]  # a1 corner, an edge, the field diagonal to the corner
+
+
+@pytest.mark.parametrize("bot", ["trivial", "paranoid", "brs", "best"])
+@pytest.mark.parametrize("name", ["othello8", "sampler"])
+def test_bots_answer_legal_moves_within_the_depth_limit(bot: str, name: str) -> None:
+    game = make(f"reversixt(map={name})")
+    player = make_bot(game, bot)
+    player.reset(game, 0, 1)
+    state = game.new_initial_state()
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        decision = player.act(state, TimeControl(depth=3))
+        assert state.illegal_reason(decision.action) is None
+        assert 1 <= decision.info["depth"] <= 3
+        state = state.apply_action(decision.action)
+
+
+def test_node_budget_makes_the_search_repeatable() -> None:
+    game = ReversiXT("sampler")
+    state = game.new_initial_state()
+    first = Engine(game.board, mode="brs").search(state, nodes=3000)
+    second = Engine(game.board, mode="brs").search(state, nodes=3000)
+    assert (first.move, first.depth, first.score) == (second.move, second.depth, second.score)
+
+
+def test_a_deadline_stops_the_search() -> None:
+    import time
+
+    game = ReversiXT("othello8")
+    start = time.perf_counter()
+    result = Engine(game.board).search(game.new_initial_state(), deadline=start + 0.2)
+    assert result.move is not None and math.isfinite(result.score)
+    assert time.perf_counter() - start < 1.0
