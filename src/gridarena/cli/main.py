@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "results": "gridarena.cli.results",
     "puzzle": "gridarena.cli.puzzle",
     "isolation": "gridarena.cli.isolation",
+    "iceandfire": "gridarena.cli.iceandfire",
 }
 
 
