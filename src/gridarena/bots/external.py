@@ -248,7 +248,10 @@ class ExternalBot:
                 except BlockingIOError:
                     continue
                 except OSError:
-                    code = process.poll()
+                    try:  # a program that closed its input has usually exited: name its exit code
+                        code: int | None = process.wait(timeout=1.0)
+                    except subprocess.TimeoutExpired:
+                        code = None
                     raise self._fail(
                         "crash", f"the program closed its input during {what} (exit code {code})"
                     ) from None

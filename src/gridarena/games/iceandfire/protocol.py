@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from gridarena.core.bot import Bot
@@ -101,15 +102,15 @@ def state_from_input(
     """A referee state equal, for the player to move, to what the input shows.
 
     The input says everything a turn needs: gold, ownership and activity, buildings, units (all of
-    which may act at the start of a turn). Not shown, and so rebuilt: the turn number (counted by
-    the caller), the opponent's view of income (recomputed) and the id counter (after the highest
+    which may act at the start of a turn), incomes as last computed. Not shown, and so rebuilt: the
+    turn number (counted by the caller) and the id counter (after the highest
     id seen; ids of dead units cannot be known, which no bot's decision depends on).
     """
     game = game or IceAndFire()
     try:
         n = int(init[0])
         spots = [tuple(int(v) for v in line.split()) for line in init[1 : 1 + n]]
-        gold, _income, opp_gold, _opp_income = (int(turn[k]) for k in range(4))
+        gold, income, opp_gold, opp_income = (int(turn[k]) for k in range(4))
         rows = list(turn[4 : 4 + SIZE])
         k = 4 + SIZE
         nb = int(turn[k])
@@ -127,7 +128,7 @@ def state_from_input(
     to_state = (me, 1 - me)
     letters = {"O": "RB"[me], "o": "RB"[me], "X": "RB"[1 - me], "x": "RB"[1 - me]}
     cells = ["".join(letters.get(ch, ch) for ch in row) for row in rows]
-    return state_from_rows(
+    state = state_from_rows(
         cells,
         game=game,
         units=[(uid, to_state[owner], level, x, y) for owner, uid, level, x, y in units],
@@ -137,6 +138,8 @@ def state_from_input(
         player=me,
         turn=turn_number,
     )
+    # The incomes as shown, which may be stale after a bankruptcy (spec 3): not recomputed.
+    return replace(state, income=(income, opp_income) if me == 0 else (opp_income, income))
 
 
 class StateBot(CodinGameBot):
