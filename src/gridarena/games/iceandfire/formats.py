@@ -307,7 +307,7 @@ def check_turn(turn: object, rules: str = "contest") -> Turn:
 
     A turn handed over as an object (not text) loses exactly where its text would: a command that is
     not one of ours, a negative number or a bad building kind (no regex matches a sign), a message that
-    would be cut by ``;`` or a line end, and, in the multiplayer version, a number beyond a Java int.
+    would be cut by ``;`` or a line end or that is blank (``MSG `` trims to ``MSG``), and, in the multiplayer version, a number beyond a Java int.
     A number beyond a Java int in the contest is the referee's to skip.
 
     >>> check_turn([Wait()])
@@ -339,6 +339,10 @@ def check_turn(turn: object, rules: str = "contest") -> Turn:
                 c in command.text for c in ";" + JAVA_LINE_TERMINATORS
             ):
                 raise _unrecognised(f"MSG {command.text}", index, "a message cannot hold ';' or a line end")
+            if java_trim(command.text) == "":
+                raise _unrecognised(
+                    f"MSG {command.text}", index, "'MSG ' trims to 'MSG', which is no command"
+                )
         elif isinstance(command, Ignored) and rules == "multi":
             raise _unrecognised(command.text, index, command.reason)
     return tuple(turn)

@@ -132,13 +132,26 @@ def components(g: list[list[bool]]) -> list[list[tuple[int, int]]]:
     return found
 
 
+def _rows(g: list[list[bool]]) -> tuple[str, ...]:
+    return tuple("".join("." if g[x][y] else "#" for x in range(SIZE)) for y in range(SIZE))
+
+
 def _carve(g: list[list[bool]], x: int, y: int) -> None:
     g[x][y] = True
     g[SIZE - 1 - x][SIZE - 1 - y] = True
 
 
-def generate(seed: int, rules: str = "contest", league: str = "bronze") -> GeneratedMap:
-    """The map of ``seed`` (a Java long; other integers are wrapped) under ``rules`` and ``league``."""
+def generate(
+    seed: int, rules: str = "contest", league: str = "bronze", trace: list[tuple[str, object]] | None = None
+) -> GeneratedMap:
+    """The map of ``seed`` (a Java long; other integers are wrapped) under ``rules`` and ``league``.
+
+    ``trace``, when given, receives the steps of spec section 17.1 for debugging: ``("unjoined",
+    rows)``, ``("components", [(size, first cell), ...])``, ``("picks", cells)``, ``("spot count",
+    n)`` and one ``("spot", ((x, y), verdict))`` per spot draw (``accepted``, ``void``, ``taken`` or
+    ``banned``).
+    """
+    note = trace.append if trace is not None else lambda _: None
     check_rules(rules)
     check_league(league)
     seed = java_long(seed)
@@ -161,9 +174,12 @@ def generate(seed: int, rules: str = "contest", league: str = "bronze") -> Gener
         for j in range(3):
             g[i][j] = True
             g[SIZE - 1 - i][SIZE - 1 - j] = True
+    note(("unjoined", _rows(g)))
     comps = components(g)
+    note(("components", [(len(comp), comp[0]) for comp in comps]))
     if len(comps) >= 2:
         picks = [comp[rng.next_int(len(comp))] for comp in comps]
+        note(("picks", picks))
         for i, (x1, y1) in enumerate(picks):
             for x2, y2 in picks[i + 1 :]:
                 for x in range(min(x1, x2), max(x1, x2) + 1):
@@ -176,12 +192,16 @@ def generate(seed: int, rules: str = "contest", league: str = "bronze") -> Gener
             most = max(6, (3 * n) // 20)
             v = rng.next_int(most - 6 + 1) + 6
             nb_spots = 2 * (v // 2)
+        note(("spot count", nb_spots))
         for _ in range(nb_spots // 2 - 1):
             x, y = rng.next_int(SIZE), rng.next_int(SIZE)
             while not g[x][y] or spot[x][y] or (x, y) in _BANNED_SPOTS:
+                verdict = "void" if not g[x][y] else "taken" if spot[x][y] else "banned"
+                note(("spot", ((x, y), verdict)))
                 x, y = rng.next_int(SIZE), rng.next_int(SIZE)
+            note(("spot", ((x, y), "accepted")))
             spot[x][y] = spot[SIZE - 1 - x][SIZE - 1 - y] = True
-    rows = tuple("".join("." if g[x][y] else "#" for x in range(SIZE)) for y in range(SIZE))
+    rows = _rows(g)
     spots = tuple((x, y) for y in range(SIZE) for x in range(SIZE) if spot[x][y])
     return GeneratedMap(seed, rules, league, rows, spots)
 

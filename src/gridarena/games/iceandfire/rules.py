@@ -28,7 +28,7 @@ import os
 import random
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import ClassVar, Final, NamedTuple
 
@@ -365,7 +365,7 @@ class IceAndFireState(BaseState[Turn]):
         scores[player] = -1
         returns = (-1.0, 1.0) if player == RED else (1.0, -1.0)
         result = Result(returns, termination, reason, player, (scores[0], scores[1]))
-        return _replace(self, result=result)
+        return replace(self, result=result)
 
     def random_action(self, rng: random.Random) -> Turn:
         """A random turn of commands that pass the referee's checks on this position (moves of
@@ -450,12 +450,6 @@ class IceAndFireState(BaseState[Turn]):
         return codingame_turn(self, player)
 
 
-def _replace(state: IceAndFireState, **changes: object) -> IceAndFireState:
-    values = {name: getattr(state, name) for name in IceAndFireState.__dataclass_fields__}
-    values.update(changes)
-    return IceAndFireState(**values)
-
-
 def mine_cost(rules: str, mines_owned: int) -> int:
     """The MINE price: contest 20 + 4 * (MINEs owned now, inactive ones included); multi 15 flat.
 
@@ -470,6 +464,83 @@ def military_score(state: IceAndFireState, player: Player) -> int:
     return state.gold[player] + sum(UNIT_COST[u.level] for u in state.units if u.owner == player)
 
 
+FULL_MASK: Final = (1 << CELLS) - 1
+_COLUMN_0: Final = sum(1 << (y * SIZE) for y in range(SIZE))
+_NOT_COLUMN_0: Final = FULL_MASK & ~_COLUMN_0
+_NOT_COLUMN_11: Final = FULL_MASK & ~(_COLUMN_0 << (SIZE - 1))
+_BITS_TO_CELLS: Final = bytes.maketrans(b"01", b"\x00\x01")
+_MASK_TABLES: Final = tuple(bytes(49 if v == value else 48 for v in range(256)) for value in range(4))
+
+
+def cells_mask(values: bytes, value: int) -> int:
+    """The bit mask of the cells whose byte is ``value`` (bit c for cell c).
+
+    >>> cells_mask(bytes([1, 0, 1]) + bytes(141), 1)
+    5
+    """
+    return int(values.translate(_MASK_TABLES[value])[::-1], 2)
+
+
+def mask_cells(mask: int) -> bytes:
+    """Inverse of :func:`cells_mask` for 0/1 bytes: one byte per cell, 1 where the bit is set."""
+    return format(mask, f"0{CELLS}b")[::-1].encode().translate(_BITS_TO_CELLS)
+
+
+def mask_indices(mask: int) -> list[int]:
+    """The cells of a bit mask, ascending.
+
+    >>> mask_indices(0b1010)
+    [1, 3]
+    """
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(low.bit_length() - 1)
+        mask ^= low
+    return cells
+
+
+def spread(mask: int) -> int:
+    """``mask`` and every 4-neighbour of its cells (on the grid; void is not excluded here)."""
+    return (
+        mask
+        | mask >> SIZE
+        | (mask << SIZE) & FULL_MASK
+        | (mask >> 1) & _NOT_COLUMN_11
+        | (mask << 1) & _NOT_COLUMN_0
+    )
+
+
+def flood(start: int, within: int) -> int:
+    """The cells of ``within`` joined to ``start`` by 4-steps inside ``within`` (bit masks).
+
+    >>> bin(flood(1, 0b111 | 1 << 5))  # cells 0-2 joined to cell 0; cell 5 is not
+    '0b111'
+    """
+    reach = start & within
+    while True:
+        grown = spread(reach) & within
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+def territory_bfs(owner: bytes, neighbours: Sequence[Sequence[int]], player: Player) -> set[int]:
+    """The active cells of ``player``, cell by cell: a breadth-first search from its HQ through its
+    own cells. The clear statement of spec section 4, and the oracle of :func:`flood` and the kernels."""
+    hq = HQ_CELLS[player]
+    if owner[hq] != player:
+        return set()
+    seen, queue = {hq}, deque([hq])
+    while queue:
+        cell = queue.popleft()
+        for n in neighbours[cell]:
+            if owner[n] == player and n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return seen
+
+
 class Referee:
     """The referee at work on one turn: mutable copies of a state's lists, the checks and effects of
     spec sections 3-10 in the referee's order, and :meth:`freeze` back to an immutable state."""
@@ -482,6 +553,9 @@ class Referee:
         self.max_level = state.max_level
         self.owner = bytearray(state.owner)
         self.active = bytearray(state.active)
+        self.owned = [cells_mask(state.owner, RED), cells_mask(state.owner, BLUE)]
+        active_mask = cells_mask(state.active, 1)
+        self.act = [active_mask & self.owned[RED], active_mask & self.owned[BLUE]]
         self.units: dict[int, list[int]] = {u.id: [u.owner, u.level, u.cell, u.can_act] for u in state.units}
         self.unit_at: list[int] = [0] * CELLS
         for u in state.units:
@@ -498,31 +572,51 @@ class Referee:
         self.messages = list(state.messages)
         self.log: list[str] = []
         self.result: Result | None = state.result
+        self.taken = (0, RED)  # the cell the last MOVE or TRAIN took, and its owner before
 
     # -- territory and money -------------------------------------------------------------------
 
+    def set_owner(self, cell: int, player: Player) -> None:
+        """``cell`` becomes ``player``'s (its activity is recomputed after the command)."""
+        old = self.owner[cell]
+        self.taken = (cell, old)
+        if old in (RED, BLUE):
+            self.owned[old] &= ~(1 << cell)
+        self.owned[player] |= 1 << cell
+        self.owner[cell] = player
+
     def compute_active(self, player: Player) -> None:
-        """Spec section 4: ``player``'s cells joined to its HQ cell by own cells are active."""
-        owner, active, neighbours = self.owner, self.active, self.board.neighbours
-        for c in range(CELLS):
-            if owner[c] == player:
-                active[c] = 0
+        """Spec section 4: ``player``'s cells joined to its HQ cell by own cells are active.
+
+        A flood fill from the HQ over bit masks (see :func:`flood`); :func:`territory_bfs` is the
+        same rule written cell by cell, and the tests hold the two together.
+        """
         hq = HQ_CELLS[player]
-        if owner[hq] != player:
-            return
-        active[hq] = 1
-        stack = [hq]
-        while stack:
-            cell = stack.pop()
-            for n in neighbours[cell]:
-                if owner[n] == player and not active[n]:
-                    active[n] = 1
-                    stack.append(n)
+        self.act[player] = flood(1 << hq, self.owned[player]) if self.owner[hq] == player else 0
+        self.active = bytearray(mask_cells(self.act[RED] | self.act[BLUE]))
+
+    def update_activity(self) -> None:
+        """The referee's "recompute active cells of both players" after a MOVE or TRAIN, by its effect.
+
+        The mover's territory gained one cell next to its active land, so its active set grows by
+        what that cell joins (a flood through its inactive cells only); the opponent's changes only
+        if the cell was the opponent's, and is then recomputed whole. The result equals two full
+        recomputations (the tests check it after every ply of random games); it is just cheaper.
+        """
+        cell, old_owner = self.taken
+        player = self.owner[cell]
+        if (spread(1 << cell) & self.act[player]) or cell == HQ_CELLS[player]:
+            joined = flood(1 << cell, self.owned[player] & ~self.act[player])
+            self.act[player] |= joined
+        if old_owner == 1 - player:
+            hq = HQ_CELLS[old_owner]
+            self.act[old_owner] = flood(1 << hq, self.owned[old_owner]) if self.owner[hq] == old_owner else 0
+        self.active = bytearray(mask_cells(self.act[RED] | self.act[BLUE]))
 
     def compute_income(self, player: Player) -> int:
         """Spec section 9: active cells + 4 per MINE on an active cell - upkeep of units on active cells."""
         active = self.active
-        total = sum(1 for c in range(CELLS) if self.owner[c] == player and active[c])
+        total = self.act[player].bit_count()
         total += sum(
             MINE_INCOME for o, kind, c in self.buildings if o == player and kind == MINE and active[c]
         )
@@ -622,6 +716,7 @@ class Referee:
     def play(self, turn: Turn) -> None:
         """The player to move plays ``turn``; then the next turn starts, or the game ends."""
         self.log = []
+        changed = False
         for command in self.parse_checks(turn):
             if isinstance(command, Move):
                 done = self.move(command)
@@ -634,11 +729,14 @@ class Referee:
                 self.skip(command, done)
                 continue
             if isinstance(command, Move | Train):
-                self.compute_active(RED)
-                self.compute_active(BLUE)
+                self.update_activity()
+                if self.check_hqs():
+                    return
+            changed = True
+        if changed:
+            # The referee recomputes both incomes after every action; nothing reads them before the
+            # next recomputation, so once after the last action leaves the same values.
             self.update_incomes()
-            if self.check_hqs():
-                return
         self.next_turn()
 
     def clear(self, cell: int) -> None:
@@ -664,7 +762,7 @@ class Referee:
         if not self.capturable(cell, player, level):
             return f"a level {level} unit cannot take ({command.x},{command.y})"
         self.clear(cell)
-        self.owner[cell] = player
+        self.set_owner(cell, player)
         self.units[self.next_id] = [player, level, cell, False]
         self.unit_at[cell] = self.next_id
         self.next_id += 1
@@ -693,7 +791,7 @@ class Referee:
         self.unit_at[source] = 0
         self.unit_at[best] = command.id
         unit[2], unit[3] = best, False
-        self.owner[best] = player
+        self.set_owner(best, player)
         return None
 
     def build(self, command: Build) -> str | None:
@@ -731,6 +829,7 @@ class Referee:
         """An HQ whose cell now has another owner: its owner loses at once (True if the game ended)."""
         for o, kind, cell in self.buildings:
             if kind == HQ and self.owner[cell] != o:
+                self.update_incomes()
                 scores = [self.military_score(RED), self.military_score(BLUE)]
                 scores[o] = -1
                 returns = (-1.0, 1.0) if o == RED else (1.0, -1.0)
@@ -818,6 +917,11 @@ def random_turn(state: IceAndFireState, rng: random.Random) -> Turn:
     three TRAINs on random playable cells at an affordable random level (level 1 most of the time);
     then, one turn in five, a TOWER or MINE on a random own free cell. Every command is run on a
     private referee first, so chains and spent gold are taken into account.
+
+    For speed the private referee recomputes only the mover's activity, and only before and during
+    the trains. Stale flags are safe here: during its own turn a player's territory only grows and the
+    opponent's only shrinks, so a stale check refuses more than the referee would, never less, and a
+    one-cell MOVE ends on its target whenever it is accepted.
     """
     referee = Referee(state)
     player = state.player
@@ -826,9 +930,8 @@ def random_turn(state: IceAndFireState, rng: random.Random) -> Turn:
     def attempt(command: Move | Train | Build, action: str | None) -> None:
         if action is None:
             commands.append(command)
-            if isinstance(command, Move | Train):
-                referee.compute_active(RED)
-                referee.compute_active(BLUE)
+            if isinstance(command, Train):
+                referee.compute_active(player)
 
     for unit in state.units:
         if unit.owner != player or rng.random() < 0.25:
@@ -838,21 +941,18 @@ def random_turn(state: IceAndFireState, rng: random.Random) -> Turn:
             x, y = xy(rng.choice(options))
             command = Move(unit.id, x, y)
             attempt(command, referee.move(command))
+    land = FULL_MASK & ~cells_mask(state.board.void, 1)
+    referee.compute_active(player)
     for _ in range(rng.randrange(4)):
-        frontier = [
-            c
-            for c in range(CELLS)
-            if referee.owner[c] != VOID and referee.playable(c, player) and referee.owner[c] != player
-        ]
+        frontier = spread(referee.act[player]) & land & ~referee.owned[player]
         if not frontier or referee.gold[player] < UNIT_COST[1]:
             break
         level = 1 if rng.random() < 0.8 else rng.randint(1, state.max_level)
-        x, y = xy(rng.choice(frontier))
+        x, y = xy(rng.choice(mask_indices(frontier)))
         train = Train(level, x, y)
         attempt(train, referee.train(train))
     if rng.random() < 0.2 and state.league not in ("wood3", "wood2"):
-        own = [c for c in range(CELLS) if referee.owner[c] == player and referee.active[c]]
-        x, y = xy(rng.choice(own))
+        x, y = xy(rng.choice(mask_indices(referee.act[player])))
         build = Build(rng.choice(("MINE", "TOWER")), x, y)
         attempt(build, referee.build(build))
     return tuple(commands) if commands else (Wait(),)
@@ -959,7 +1059,11 @@ def state_from_json(game: IceAndFire, data: Mapping[str, JSON]) -> IceAndFireSta
         )
         things: tuple[Unit | Building, ...] = (*units, *buildings)
         for thing in things:
-            if not (0 <= thing.x < SIZE and 0 <= thing.y < SIZE) or owner[thing.cell] != thing.owner:
+            on_board = 0 <= thing.x < SIZE and 0 <= thing.y < SIZE
+            captured_hq = (
+                isinstance(thing, Building) and thing.kind == HQ
+            )  # its cell changes owner at the end
+            if not on_board or (owner[thing.cell] != thing.owner and not captured_hq):
                 raise StateFormatError(f"iceandfire state: {thing!r} does not stand on a cell of its owner")
         raw_result = data.get("result")
         result = None
