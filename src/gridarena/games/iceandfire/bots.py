@@ -50,6 +50,9 @@ from gridarena.games.iceandfire.ai.tactics import (
     chain_steps,
     finisher,
     hq_chain_cost,
+    territory,
+    units_value,
+    upkeep_of,
 )
 
 WIDTH = HEIGHT = 12
@@ -523,12 +526,12 @@ class PostMortemBot(CodinGameBot):
         """Own active neighbours of ``i``: a compact territory is harder to cut."""
         return sum(1 for n in board.info.neighbours[i] if board.owner[n] == ME and board.active[n])
 
-    def spawn(self, board: Board, commands: list[str]) -> Board:
+    def spawn(self, board: Board, commands: list[str], limit: int = 12) -> Board:
         """Level-1 units where they claim the most, while the gold and the income allow."""
         enemy_hq = board.hq[OPP]
         dist = board.info.dist
         touching = self.contact(board) <= 2
-        for _ in range(12):
+        for _ in range(limit):
             if board.gold[ME] < 10 + (self.reserve if touching else 0):
                 break
             if board.compute_income(ME) <= 0 and board.gold[ME] < 40:
@@ -575,28 +578,113 @@ class BestBot(PostMortemBot):
     """``postmortem`` plus a banked finisher, a tower search against the enemy finisher, and replies."""
 
     name = "best"
+    #: What a position in which the opponent could take our HQ in two turns is marked down by.
+    hq_danger = 150.0
     bank_finisher = True
     reply_search = True
     defend_finisher = True
 
+    #: Whole-turn variants: the steps each one runs, in order. Each is played on a copy of the
+    #: board and judged after the opponent's best reply (:meth:`judge`); the best one is played.
+    variants: tuple[tuple[str, ...], ...] = (
+        ("stop", "defend", "cuts", "moves", "towers", "spawn", "mines"),
+        ("stop", "cuts", "moves", "hqtower", "guard", "spawn"),
+        ("stop", "cuts", "moves", "guard", "spawn2"),
+        ("stop", "cuts", "moves"),
+        ("stop", "defend", "moves", "hqtower", "spawn"),
+        ("stop", "moves", "guard", "spawn"),
+        ("moves", "spawn", "mines"),
+    )
+
     def plan(self, board: Board) -> list[str]:
-        """Finisher, defence against the enemy finisher, then the post-mortem turn with extras."""
-        commands: list[str] = []
+        """A finisher if there is one; else the variant that stands best against the reply."""
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
             return finish.commands
-        board = self.stop_finisher(board, commands)
-        board = self.defend(board, commands)
-        board = self.cuts(board, commands)
-        if board.won == ME:
-            return commands
-        board = self.move_units(board, commands)
-        if self.bank(board):
-            return commands
-        board = self.guard(board, commands)
-        board = self.spawn(board, commands)
-        board = self.mines(board, commands)
-        return commands
+        best: tuple[float, list[str]] | None = None
+        for steps in self.variants:
+            commands: list[str] = []
+            after = self.run_steps(board.copy(), steps, commands)
+            value = self.judge(board, after)
+            if best is None or value > best[0]:
+                best = (value, commands)
+            if self.out_of_time(0.012):
+                break
+        assert best is not None
+        return best[1]
+
+    def run_steps(self, board: Board, steps: Sequence[str], commands: list[str]) -> Board:
+        """Play the named steps on ``board``."""
+        for step in steps:
+            if board.won == ME:
+                break
+            if step == "stop":
+                board = self.stop_finisher(board, commands)
+            elif step == "defend":
+                board = self.defend(board, commands)
+            elif step == "cuts":
+                board = self.cuts(board, commands)
+            elif step == "moves":
+                board = self.move_units(board, commands)
+            elif step == "towers":
+                board = self.towers(board, commands)
+            elif step == "hqtower":
+                board = self.hq_tower(board, commands)
+            elif step == "guard":
+                board = self.guard(board, commands)
+            elif step == "spawn":
+                board = self.spawn(board, commands)
+            elif step == "spawn2":
+                board = self.spawn(board, commands, limit=2)
+            elif step == "mines":
+                board = self.mines(board, commands)
+        return board
+
+    def judge(self, before: Board, after: Board) -> float:
+        """The position after our turn, in gold: income lead over the horizon, units, gold, minus the
+        opponent's best reply (its finisher counts as a lost game)."""
+        if after.won == ME:
+            return WIN
+        mine = territory(after, ME) - upkeep_of(after, ME)
+        theirs = territory(after, OPP) - upkeep_of(after, OPP)
+        value = self.horizon * (mine - theirs) + 0.6 * after.gold[ME] - 0.5 * units_value(after, OPP)
+        # A unit is worth half its price (military score, a wall) and the cells it can still claim.
+        for i in after.units(ME):
+            if after.active[i]:
+                value += 0.5 * UNIT_COST[after.unit_level[i]] + 2.0 * min(3, self.room(after, i))
+        threat = self.threat(after)
+        if threat is not None:
+            value -= WIN / 2 if threat.score >= WIN else max(0.0, threat.score)
+        # Two turns ahead: could the opponent's savings take our HQ? Then the HQ needs walls now.
+        income = max(0, after.compute_income(OPP))
+        later = after.gold[OPP] + 2 * income
+        if hq_chain_cost(after, OPP, later) <= later:
+            value -= self.hq_danger
+        return value
+
+    def hq_tower(self, board: Board, commands: list[str]) -> Board:
+        """A tower next to our HQ (it protects the HQ itself) once enemy territory is within reach."""
+        hq = board.hq[ME]
+        dist = board.info.dist
+        near = min((dist[hq][i] for i in range(CELLS) if board.owner[i] == OPP), default=INF)
+        if near > 6:
+            return board
+        if any(
+            board.building[n] == TOWER and board.building_owner[n] == ME for n in board.info.neighbours[hq]
+        ):
+            return board
+        for n in board.info.neighbours[hq]:
+            if board.build(n, TOWER):
+                x, y = xy(n)
+                commands.append(f"BUILD TOWER {x} {y}")
+                return board
+        # No cell next to the HQ can hold a tower yet: claim one (a mine spot cannot).
+        for n in board.info.neighbours[hq]:
+            if board.owner[n] != ME and n not in board.info.spots and board.train(n, 1):
+                x, y = xy(n)
+                commands.append(f"TRAIN 1 {x} {y}")
+                break
+        return board
 
     def stop_finisher(self, board: Board, commands: list[str]) -> Board:
         """If the opponent takes our HQ next turn, the cheapest towers (or units) that stop it."""
