@@ -46,26 +46,38 @@ def cell_chars(state: IceAndFireState) -> list[str]:
 
 
 def state_to_text(state: IceAndFireState) -> str:
-    """The board (12 rows of 12 two-character cells), both players' figures, the units, the turn
-    just played and the referee's messages about it."""
+    """Who is to move (or how the game ended) and both players' figures, the board (12 rows of 12
+    two-character cells), the units, the turn just played and the referee's messages about it."""
+    lines = status_lines(state)
     chars = cell_chars(state)
-    lines = ["    " + " ".join(f"{x:<2d}" for x in range(12)).rstrip()]
+    lines.append("    " + " ".join(f"{x:<2d}" for x in range(12)).rstrip())
     for y in range(12):
         lines.append(f"{y:2d}  " + " ".join(chars[y * 12 : (y + 1) * 12]).rstrip())
+    return "\n".join(lines + detail_lines(state))
+
+
+def status_lines(state: IceAndFireState) -> list[str]:
+    """The first three lines of ``to_text``: the turn (or the end) and each player's gold and income."""
     if state.result is not None:
-        lines.append(f"game over after turn {min(state.turn, 100)}: {state.result.reason}")
+        lines = [f"game over after turn {min(state.turn, 100)}: {state.result.reason}"]
     else:
-        lines.append(f"turn {state.turn}, {('red', 'blue')[state.player]} to move")
+        lines = [f"turn {state.turn}, {('red', 'blue')[state.player]} to move"]
     for p, name in enumerate(("red", "blue")):
         message = f", message {state.messages[p]!r}" if state.messages[p] else ""
         lines.append(f"{name}: gold {state.gold[p]}, income {state.income[p]}{message}")
+    return lines
+
+
+def detail_lines(state: IceAndFireState) -> list[str]:
+    """The last lines of ``to_text``: units (owner, id, level, cell), the turn played, the referee's log."""
+    lines = []
     if state.units:
         units = " ".join(f"{'rb'[u.owner]}{u.id}:L{u.level}({u.x},{u.y})" for u in state.units)
         lines.append(f"units {units}")
     if state.last_player is not None:
         lines.append(f"{('red', 'blue')[state.last_player]} played {turn_to_text(state.last_turn)}")
     lines.extend(f"referee: {line}" for line in state.log)
-    return "\n".join(lines)
+    return lines
 
 
 def codingame_init(state: IceAndFireState, player: int) -> str:
@@ -131,7 +143,7 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
     from gridarena.games.iceandfire.rules import NEUTRAL, VOID
 
     size = 12 * CELL_PX
-    text_lines = state_to_text(state).splitlines()[13:]
+    text_lines = status_lines(state) + detail_lines(state)
     height = size + 20 + 16 * (len(text_lines) + (1 if title else 0))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '

@@ -1146,6 +1146,9 @@ def state_from_rows(
         player=player,
         next_id=max((u[0] for u in units), default=0) + 1,
     )
+    for thing in (*state.units, *state.buildings[2:]):
+        if state.owner[thing.cell] != thing.owner:
+            raise StateFormatError(f"iceandfire: {thing!r} does not stand on a cell of its owner")
     referee = Referee(state)
     referee.compute_active(RED)
     referee.compute_active(BLUE)
