@@ -365,7 +365,7 @@ def test_movement_tie_order() -> None:
 
 
 def test_a_blocked_closer_cell_is_passed_over_and_an_adjacent_blocked_target_fails() -> None:
-    cells = rows(*line(1, 5, 0, "R"), *column(5, 1, 5, "R"))
+    cells = rows(*line(1, 5, 0, "R"), *column(5, 1, 5, "R"), (4, 5, "R"), (6, 5, "R"))
     units = [(1, RED, 1, 5, 5), (2, RED, 1, 6, 5), (3, RED, 1, 4, 5)]
     state = state_from_rows(cells, units=units)
     after = play(state, "MOVE 1 9 6")
