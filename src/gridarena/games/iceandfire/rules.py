@@ -1146,7 +1146,8 @@ def state_from_rows(
         player=player,
         next_id=max((u[0] for u in units), default=0) + 1,
     )
-    for thing in (*state.units, *state.buildings[2:]):
+    placed: tuple[Unit | Building, ...] = (*state.units, *state.buildings[2:])
+    for thing in placed:
         if state.owner[thing.cell] != thing.owner:
             raise StateFormatError(f"iceandfire: {thing!r} does not stand on a cell of its owner")
     referee = Referee(state)
