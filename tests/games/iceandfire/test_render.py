@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
+import pytest
+
+from gridarena.cli.main import main
 from gridarena.games.iceandfire.render import state_to_svg
 from gridarena.games.iceandfire.rules import BLUE, MINE, RED, TOWER, IceAndFire, state_from_rows
 
@@ -118,3 +122,24 @@ def test_svg_is_well_formed_and_draws_the_position() -> None:
     assert svg.count("<circle") == 2 and ">T</text>" in svg and ">H</text>" in svg
     assert svg.count("<polygon") == 2  # the mine spots
     assert "<title>MOVE 1 5 5</title>" in svg and "<title>TRAIN 1 3 0</title>" in svg and "seed 1" in svg
+
+
+def test_replay_svg_draws_a_ply_and_refuses_games_without_pictures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replay = tmp_path / "game.jsonl"
+    assert (
+        main(["play", "iceandfire", "--players", "random,random", "--seed", "7", "--replay", str(replay)])
+        == 0
+    )
+    out = tmp_path / "ply10.svg"
+    assert main(["replay", str(replay), "--svg", str(out), "--ply", "10"]) == 0
+    svg = out.read_text()
+    assert ET.fromstring(svg).tag.endswith("svg") and "iceandfire seed 7, after ply 10" in svg
+    assert main(["replay", str(replay), "--svg", str(out), "--ply", "100000"]) == 1
+    other = tmp_path / "iso.jsonl"
+    assert (
+        main(["play", "isolation", "--players", "random,random", "--seed", "1", "--replay", str(other)]) == 0
+    )
+    assert main(["replay", str(other), "--svg", str(out)]) == 1
+    assert "draws no SVG picture" in capsys.readouterr().err

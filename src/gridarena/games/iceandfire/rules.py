@@ -404,6 +404,12 @@ class IceAndFireState(BaseState[Turn]):
 
         return state_to_text(self)
 
+    def to_svg(self, title: str = "") -> str:
+        """An SVG picture (used by ``gridarena replay FILE --svg OUT``)."""
+        from gridarena.games.iceandfire.render import state_to_svg
+
+        return state_to_svg(self, title)
+
     # -- what bots need ------------------------------------------------------------------------
 
     @property
