@@ -286,6 +286,10 @@ class PostMortemBot(CodinGameBot):
     danger = 25.0
     #: Gold kept back from spawning once the armies touch.
     reserve = 0
+    #: Weight of own neighbours when a unit claims a neutral cell: a compact territory is harder to cut.
+    compact = 0.2
+    #: Gold left after a mine, at least.
+    mine_reserve = 30
     bank_finisher = False
     reply_search = False
     defend_finisher = False
@@ -337,13 +341,18 @@ class PostMortemBot(CodinGameBot):
         """The opponent's gold at the start of its next turn."""
         return board.gold[OPP] + max(0, board.compute_income(OPP))
 
-    def threat(self, board: Board) -> Plan | None:
-        """The opponent's best cut next turn (its finisher first)."""
+    #: How many of the opponent's cheapest chain targets a threat looks at (the judge of ``best``: all).
+    threat_targets = 60
+    judge_targets = 200
+
+    def threat(self, board: Board, targets: int = 0) -> Plan | None:
+        """The opponent's best cut next turn (its finisher first), over its ``targets`` cheapest chains."""
         budget = self.opponent_budget(board)
         finish = finisher(board, OPP, budget, all_units_act=True)
         if finish is not None:
             return finish
-        return best_cut(board, OPP, budget, self.horizon, limit=25, all_units_act=True)
+        limit = targets or self.threat_targets
+        return best_cut(board, OPP, budget, self.horizon, limit=limit, all_units_act=True)
 
     def defend(self, board: Board, commands: list[str]) -> Board:
         """Cut defence in three steps: a tower, blocking units, then a counter-cut."""
@@ -459,7 +468,7 @@ class PostMortemBot(CodinGameBot):
             b.move(src, n)
             return score + self.darkened(board, b) - 1 + closer
         if o == NEUTRAL:
-            return 2.0 + 0.25 * self.room(board, n) + 0.2 * self.own_neighbours(board, n) + closer
+            return 2.0 + 0.25 * self.room(board, n) + self.compact * self.own_neighbours(board, n) + closer
         if not board.active[n]:
             return 1.5 + closer  # reconnect an own cut-off cell
         return 0.0
@@ -518,7 +527,7 @@ class PostMortemBot(CodinGameBot):
             b.train(i, 1)
             return 3.0 + self.darkened(board, b) - 1
         if o == NEUTRAL:
-            return 2.0 + 0.25 * self.room(board, i) + 0.2 * self.own_neighbours(board, i)
+            return 2.0 + 0.25 * self.room(board, i) + self.compact * self.own_neighbours(board, i)
         return 1.5
 
     @staticmethod
@@ -561,7 +570,7 @@ class PostMortemBot(CodinGameBot):
     def mines(self, board: Board, commands: list[str]) -> Board:
         """A mine on a safe spot when the gold is plentiful."""
         cost = board.mine_cost(ME)
-        if board.gold[ME] < cost + 30:
+        if board.gold[ME] < cost + self.mine_reserve:
             return board
         enemies = [i for i in range(CELLS) if board.owner[i] == OPP]
         dist = board.info.dist
@@ -580,6 +589,10 @@ class BestBot(PostMortemBot):
     name = "best"
     #: What a position in which the opponent could take our HQ in two turns is marked down by.
     hq_danger = 150.0
+    #: Count the cells the opponent's units can still claim against it.
+    opp_room = False
+    #: What a position from which our next turn's gold takes the enemy HQ is worth.
+    finisher_bonus = 0.0
     bank_finisher = True
     reply_search = True
     defend_finisher = True
@@ -594,6 +607,8 @@ class BestBot(PostMortemBot):
         ("stop", "defend", "moves", "hqtower", "spawn"),
         ("stop", "moves", "guard", "spawn"),
         ("moves", "spawn", "mines"),
+        ("stop", "cuts", "movesc", "guard", "spawnc"),
+        ("stop", "defend", "movesc", "spawnc"),
     )
 
     def plan(self, board: Board) -> list[str]:
@@ -626,6 +641,15 @@ class BestBot(PostMortemBot):
                 board = self.cuts(board, commands)
             elif step == "moves":
                 board = self.move_units(board, commands)
+            elif step in ("movesc", "spawnc"):  # the compact style: fill in before reaching out
+                self.compact = 1.0
+                try:
+                    if step == "movesc":
+                        board = self.move_units(board, commands)
+                    else:
+                        board = self.spawn(board, commands)
+                finally:
+                    self.compact = type(self).compact
             elif step == "towers":
                 board = self.towers(board, commands)
             elif step == "hqtower":
@@ -652,7 +676,15 @@ class BestBot(PostMortemBot):
         for i in after.units(ME):
             if after.active[i]:
                 value += 0.5 * UNIT_COST[after.unit_level[i]] + 2.0 * min(3, self.room(after, i))
-        threat = self.threat(after)
+        if self.opp_room:
+            for i in after.units(OPP):
+                if after.active[i]:
+                    value -= 2.0 * min(3, self.room(after, i))
+        if self.finisher_bonus:
+            budget = after.gold[ME] + max(0, after.compute_income(ME))
+            if hq_chain_cost(after, ME, budget) <= budget:
+                value += self.finisher_bonus
+        threat = self.threat(after, self.judge_targets)
         if threat is not None:
             value -= WIN / 2 if threat.score >= WIN else max(0.0, threat.score)
         # Two turns ahead: could the opponent's savings take our HQ? Then the HQ needs walls now.
