@@ -26,6 +26,7 @@ unless the cache is warm. :func:`arrays_from_state` turns a referee state into t
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 import numba as nb
@@ -48,7 +49,14 @@ class StateArrays(NamedTuple):
     active: np.ndarray  # bool
     unit_level: np.ndarray  # int8: 0 no unit, else its level
     building: np.ndarray  # int8: -1 none, 0 HQ, 1 MINE, 2 TOWER
-    nbr: np.ndarray  # int16 (144, 4)
+    nbr: np.ndarray  # int16 (144, 4), read-only (one per map)
+
+
+@functools.lru_cache(maxsize=64)
+def _board_neighbours(void: bytes) -> np.ndarray:
+    table = neighbour_table(np.frombuffer(void, dtype=np.uint8))
+    table.flags.writeable = False  # shared by every state of the map
+    return table
 
 
 def neighbour_table(void: np.ndarray) -> np.ndarray:
@@ -76,7 +84,7 @@ def arrays_from_state(state: IceAndFireState) -> StateArrays:
     building = np.full(CELLS, -1, dtype=np.int8)
     for b in state.buildings:
         building[b.cell] = b.kind
-    nbr = neighbour_table(np.frombuffer(state.board.void, dtype=np.uint8))
+    nbr = _board_neighbours(state.board.void)
     return StateArrays(owner, active, unit_level, building, nbr)
 
 
