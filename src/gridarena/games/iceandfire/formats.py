@@ -17,7 +17,8 @@ the Java referee does:
   multiplayer version.
 
 The checks that need the position (cell on the map, unit alive and owned, level range) are the
-referee's, in ``rules.py``: they skip a command, they never lose.
+referee's, in ``rules.py``: they skip a command, they never lose. States as JSON are here too
+(:func:`state_to_json`, :func:`state_from_json`).
 
 >>> parse_line("MOVE 1 2 3; TRAIN 3 3 3; BUILD MINE 0 1; MSG Team Fire")
 (Move(id=1, x=2, y=3), Train(level=3, x=3, y=3), Build(kind='MINE', x=0, y=1), Msg(text='Team Fire'))
@@ -36,9 +37,14 @@ gridarena.core.errors.ActionParseError: iceandfire: unrecognised command 'TRAIN 
 from __future__ import annotations
 
 import re
-from typing import Final, Literal, NamedTuple, TypeAlias
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple, TypeAlias
 
-from gridarena.core.errors import ActionParseError, SpecError
+from gridarena.core.errors import ActionParseError, SpecError, StateFormatError
+from gridarena.core.types import JSON
+
+if TYPE_CHECKING:
+    from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState
 
 RULES: Final = ("contest", "multi")
 """The two rule versions: the contest referee (commit 5ffea6d) and the multiplayer game (e97a9d8)."""
@@ -346,3 +352,168 @@ def check_turn(turn: object, rules: str = "contest") -> Turn:
         elif isinstance(command, Ignored) and rules == "multi":
             raise _unrecognised(command.text, index, command.reason)
     return tuple(turn)
+
+
+# -- states as JSON ---------------------------------------------------------------------------
+# The rules module imports this one, so its names are imported inside the functions.
+
+
+def _cell_rows(state: IceAndFireState) -> list[str]:
+    from gridarena.games.iceandfire.mapgen import SIZE
+    from gridarena.games.iceandfire.rules import CELLS, NEUTRAL, VOID
+
+    chars = []
+    for c in range(CELLS):
+        o = state.owner[c]
+        if o == VOID:
+            chars.append("#")
+        elif o == NEUTRAL:
+            chars.append(".")
+        else:
+            chars.append("RB"[o] if state.active[c] else "rb"[o])
+    return ["".join(chars[y * SIZE : (y + 1) * SIZE]) for y in range(SIZE)]
+
+
+def state_to_json(state: IceAndFireState) -> dict[str, JSON]:
+    """The state as a JSON object: ``cells`` rows use ``#`` void, ``.`` neutral, ``R``/``r`` red
+    active/inactive, ``B``/``b`` blue."""
+    result: JSON = None
+    if state.result is not None:
+        r = state.result
+        result = {
+            "returns": list(r.returns),
+            "termination": r.termination,
+            "reason": r.reason,
+            "forfeit_player": r.forfeit_player,
+            "scores": list(r.scores),
+        }
+    return {
+        "rules": state.rules,
+        "league": state.league,
+        "seed": state.seed,
+        "map": list(state.board.rows),
+        "spots": [list(s) for s in state.board.spots],
+        "cells": _cell_rows(state),
+        "units": [[u.id, u.owner, u.level, u.x, u.y, u.can_act] for u in state.units],
+        "buildings": [[b.owner, b.kind, b.x, b.y] for b in state.buildings],
+        "gold": list(state.gold),
+        "income": list(state.income),
+        "turn": state.turn,
+        "player": state.player,
+        "next_id": state.next_id,
+        "messages": list(state.messages),
+        "last_turn": None if state.last_player is None else turn_to_text(state.last_turn),
+        "last_player": state.last_player,
+        "log": list(state.log),
+        "result": result,
+    }
+
+
+def _field(data: Mapping[str, JSON], name: str, kind: type | tuple[type, ...]) -> JSON:
+    if name not in data:
+        raise StateFormatError(f"iceandfire state: missing field {name!r}")
+    value = data[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise StateFormatError(f"iceandfire state: field {name!r} has a bad value {value!r}")
+    return value
+
+
+def _pair(data: Mapping[str, JSON], name: str) -> tuple[int, int]:
+    value = _field(data, name, list)
+    if len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise StateFormatError(f"iceandfire state: field {name!r} must be two integers, got {value!r}")
+    return value[0], value[1]
+
+
+def state_from_json(game: IceAndFire, data: Mapping[str, JSON]) -> IceAndFireState:
+    """Inverse of :func:`state_to_json`; StateFormatError naming the bad field."""
+    from gridarena.games.iceandfire.mapgen import SIZE
+    from gridarena.games.iceandfire.rules import (
+        BLUE,
+        CELLS,
+        HQ,
+        NEUTRAL,
+        RED,
+        VOID,
+        Building,
+        IceAndFireState,
+        Result,
+        Unit,
+        make_board,
+        xy,
+    )
+
+    try:
+        rules, league = _field(data, "rules", str), _field(data, "league", str)
+        if (rules, league) != (game.rules, game.league):
+            raise StateFormatError(
+                f"iceandfire state: {rules}/{league} is not this game's {game.rules}/{game.league}"
+            )
+        seed = data.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise StateFormatError(f"iceandfire state: field 'seed' has a bad value {seed!r}")
+        rows = tuple(_field(data, "map", list))
+        spots = tuple((int(s[0]), int(s[1])) for s in _field(data, "spots", list))
+        board = make_board(rows, spots)
+        cells = _field(data, "cells", list)
+        if len(cells) != SIZE or any(not isinstance(r, str) or len(r) != SIZE for r in cells):
+            raise StateFormatError("iceandfire state: field 'cells' must be 12 rows of 12 characters")
+        owner, active = bytearray(CELLS), bytearray(CELLS)
+        for c, ch in enumerate("".join(cells)):
+            if ch not in "#.RrBb" or (ch == "#") != bool(board.void[c]):
+                raise StateFormatError(
+                    f"iceandfire state: field 'cells' has {ch!r} at {xy(c)} on a map cell {rows[c // SIZE][c % SIZE]!r}"
+                )
+            owner[c] = {"#": VOID, ".": NEUTRAL, "R": RED, "r": RED, "B": BLUE, "b": BLUE}[ch]
+            active[c] = ch in "RB"
+        units = tuple(
+            Unit(int(i), int(o), int(lv), int(x), int(y), bool(a))
+            for i, o, lv, x, y, a in _field(data, "units", list)
+        )
+        buildings = tuple(
+            Building(int(o), int(k), int(x), int(y)) for o, k, x, y in _field(data, "buildings", list)
+        )
+        things: tuple[Unit | Building, ...] = (*units, *buildings)
+        for thing in things:
+            on_board = 0 <= thing.x < SIZE and 0 <= thing.y < SIZE
+            captured_hq = (
+                isinstance(thing, Building) and thing.kind == HQ
+            )  # its cell changes owner at the end
+            if not on_board or (owner[thing.cell] != thing.owner and not captured_hq):
+                raise StateFormatError(f"iceandfire state: {thing!r} does not stand on a cell of its owner")
+        raw_result = data.get("result")
+        result = None
+        if raw_result is not None:
+            result = Result(
+                (float(raw_result["returns"][0]), float(raw_result["returns"][1])),
+                str(raw_result["termination"]),
+                str(raw_result["reason"]),
+                raw_result["forfeit_player"],
+                (int(raw_result["scores"][0]), int(raw_result["scores"][1])),
+            )
+        last_text = data.get("last_turn")
+        messages = _field(data, "messages", list)
+        return IceAndFireState(
+            rules=rules,
+            league=league,
+            board=board,
+            seed=seed,
+            owner=bytes(owner),
+            active=bytes(active),
+            units=units,
+            buildings=buildings,
+            gold=_pair(data, "gold"),
+            income=_pair(data, "income"),
+            turn=_field(data, "turn", int),
+            player=_field(data, "player", int),
+            next_id=_field(data, "next_id", int),
+            messages=(str(messages[0]), str(messages[1])),
+            last_turn=() if last_text is None else parse_line(str(last_text), rules),
+            last_player=data.get("last_player"),
+            log=tuple(str(line) for line in _field(data, "log", list)),
+            result=result,
+        )
+    except (TypeError, ValueError, KeyError, IndexError) as exc:
+        if isinstance(exc, StateFormatError):
+            raise
+        raise StateFormatError(f"iceandfire state: {exc}") from exc
