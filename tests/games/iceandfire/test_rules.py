@@ -12,7 +12,7 @@ import pytest
 
 from gridarena import make, make_bot, play_game
 from gridarena.core.bot import Decision
-from gridarena.core.errors import ActionParseError
+from gridarena.core.errors import ActionParseError, StateFormatError
 from gridarena.games.iceandfire.formats import Build, Move, Train, Wait
 from gridarena.games.iceandfire.rules import (
     BLUE,
@@ -475,3 +475,61 @@ def test_activity_income_and_ids_hold_over_random_games(rules: str, league: str)
             assert state.units == tuple(sorted(state.units)) and all(u.id > ids or True for u in state.units)
             ids = max([ids, *(u.id for u in state.units)])
             assert state.next_id > ids
+
+
+def test_activity_after_every_command_equals_a_full_recomputation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee updates activity by the effect of a MOVE or TRAIN; mid-turn it must equal the
+    referee's "recompute both players" (the opponent's is otherwise only recomputed at its turn start)."""
+    checked = []
+    update = Referee.update_activity
+
+    def checked_update(self: Referee) -> None:
+        update(self)
+        for player in (RED, BLUE):
+            expected = territory_bfs(bytes(self.owner), self.board.neighbours, player)
+            assert {c for c in range(144) if self.owner[c] == player and self.active[c]} == expected
+        checked.append(1)
+
+    monkeypatch.setattr(Referee, "update_activity", checked_update)
+    rng = random.Random(11)
+    for seed in (10, 117):
+        state = IceAndFire().new_initial_state(seed)
+        while not state.is_terminal():
+            state = state.apply_action(state.random_action(rng))
+    assert len(checked) > 1000
+
+
+def test_state_json_round_trip_and_bad_fields_are_named() -> None:
+    game = IceAndFire()
+    state = game.new_initial_state(seed=42)
+    state = play(state, "TRAIN 1 1 0;MSG hi")
+    data = state.to_json()
+    assert game.state_from_json(data) == state
+    for field, value, words in [
+        ("gold", [1], "'gold' must be two integers"),
+        ("cells", ["R"] * 12, "'cells' must be 12 rows"),
+        ("map", ["." * 12] * 11, "a map is 12 rows"),
+        ("units", [[9, 0, 1, 5, 5, True]], "does not stand on a cell of its owner"),
+        ("turn", "x", "field 'turn' has a bad value"),
+    ]:
+        with pytest.raises(StateFormatError, match=words):
+            game.state_from_json({**data, field: value})
+    with pytest.raises(StateFormatError, match="missing field 'player'"):
+        game.state_from_json({k: v for k, v in data.items() if k != "player"})
+    with pytest.raises(StateFormatError, match="not this game's"):
+        IceAndFire(rules="multi").state_from_json(data)
+
+
+def test_forfeit_and_result_info() -> None:
+    state = play(IceAndFire().new_initial_state(seed=1), "TRAIN 1 1 0")
+    lost = state.forfeit(BLUE, "timeout", "blue: too late")
+    assert lost.is_terminal() and lost.returns() == (1.0, -1.0)
+    assert lost.outcome().forfeit_player == BLUE  # type: ignore[union-attr]
+    assert lost.result_info() == {
+        "scores": [11 + 10, -1],
+        "turns": 1,
+        "termination": "timeout",
+        "seed": 1,
+        "rules": "contest",
+        "league": "bronze",
+    }
