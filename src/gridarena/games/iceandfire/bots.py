@@ -567,10 +567,10 @@ class PostMortemBot(CodinGameBot):
         """A last check before a spawn (``best``: it must not hand the opponent a finisher)."""
         return True
 
-    def mines(self, board: Board, commands: list[str]) -> Board:
-        """A mine on a safe spot when the gold is plentiful."""
+    def mines(self, board: Board, commands: list[str], reserve: int | None = None) -> Board:
+        """A mine on a safe spot when the gold is plentiful (``reserve``: gold kept, default ``mine_reserve``)."""
         cost = board.mine_cost(ME)
-        if board.gold[ME] < cost + self.mine_reserve:
+        if board.gold[ME] < cost + (self.mine_reserve if reserve is None else reserve):
             return board
         enemies = [i for i in range(CELLS) if board.owner[i] == OPP]
         dist = board.info.dist
@@ -589,6 +589,10 @@ class BestBot(PostMortemBot):
     name = "best"
     #: What a position in which the opponent could take our HQ in two turns is marked down by.
     hq_danger = 150.0
+    #: No new variant or step once the deadline is this close (seconds): the turn stays near 25 ms.
+    stop_margin = 0.022
+    #: Turns over which the judge counts an income lead (mines pay back over many turns).
+    income_horizon = 15.0
     #: Count the cells the opponent's units can still claim against it.
     opp_room = False
     #: What a position from which our next turn's gold takes the enemy HQ is worth.
@@ -601,13 +605,14 @@ class BestBot(PostMortemBot):
     #: board and judged after the opponent's best reply (:meth:`judge`); the best one is played.
     variants: tuple[tuple[str, ...], ...] = (
         ("stop", "defend", "cuts", "moves", "towers", "spawn", "mines"),
+        ("stop", "cuts", "moves", "guard", "mines3"),
         ("stop", "cuts", "moves", "hqtower", "guard", "spawn"),
-        ("stop", "cuts", "moves", "guard", "spawn2"),
-        ("stop", "cuts", "moves"),
         ("stop", "defend", "moves", "hqtower", "spawn"),
-        ("stop", "moves", "guard", "spawn"),
         ("moves", "spawn", "mines"),
         ("stop", "cuts", "movesc", "guard", "spawnc"),
+        ("stop", "cuts", "moves"),
+        ("stop", "moves", "guard", "spawn"),
+        ("stop", "cuts", "moves", "guard", "spawn2"),
         ("stop", "defend", "movesc", "spawnc"),
     )
 
@@ -617,13 +622,26 @@ class BestBot(PostMortemBot):
         if finish is not None:
             return finish.commands
         best: tuple[float, list[str]] | None = None
-        for steps in self.variants:
-            commands: list[str] = []
-            after = self.run_steps(board.copy(), steps, commands)
-            value = self.judge(board, after)
-            if best is None or value > best[0]:
-                best = (value, commands)
-            if self.out_of_time(0.012):
+        # Variants share their first steps: each prefix is played once and kept (boards are copied).
+        done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
+        self.chosen = -1
+        for index, steps in enumerate(self.variants):
+            k = len(steps)
+            while steps[:k] not in done:
+                k -= 1
+            after, commands = done[steps[:k]]
+            after, commands = after.copy(), list(commands)
+            for j in range(k, len(steps)):
+                if best is not None and self.out_of_time(self.stop_margin):
+                    break
+                after = self.run_steps(after, steps[j : j + 1], commands)
+                done[steps[: j + 1]] = (after.copy(), list(commands))
+            else:
+                value = self.judge(board, after)
+                if best is None or value > best[0]:
+                    best = (value, commands)
+                    self.chosen = index
+            if self.out_of_time(self.stop_margin):
                 break
         assert best is not None
         return best[1]
@@ -662,6 +680,9 @@ class BestBot(PostMortemBot):
                 board = self.spawn(board, commands, limit=2)
             elif step == "mines":
                 board = self.mines(board, commands)
+            elif step == "mines3":
+                for _ in range(3):
+                    board = self.mines(board, commands, reserve=0)
         return board
 
     def judge(self, before: Board, after: Board) -> float:
@@ -671,7 +692,9 @@ class BestBot(PostMortemBot):
             return WIN
         mine = territory(after, ME) - upkeep_of(after, ME)
         theirs = territory(after, OPP) - upkeep_of(after, OPP)
-        value = self.horizon * (mine - theirs) + 0.6 * after.gold[ME] - 0.5 * units_value(after, OPP)
+        # An income lead lasts: the fewer turns remain, the less it is worth (spec 10: turn 100 ends it).
+        lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
+        value = lasting * (mine - theirs) + 0.6 * after.gold[ME] - 0.5 * units_value(after, OPP)
         # A unit is worth half its price (military score, a wall) and the cells it can still claim.
         for i in after.units(ME):
             if after.active[i]:

@@ -156,21 +156,55 @@ def upkeep_of(board: Board, player: int) -> int:
     )
 
 
-def score_plan(before: Board, after: Board, player: int, horizon: float) -> float:
-    """The plan's worth in gold over ``horizon`` turns (a won game is worth :data:`WIN`)."""
+def summary(board: Board, player: int) -> tuple[int, int, int, int, int, int]:
+    """In one pass over the cells: ``player``'s territory, upkeep and units on active cells, then the
+    opponent's territory, its units on active cells and all its units (what :func:`score_plan` compares)."""
+    e = 1 - player
+    terr = upkeep = units = e_terr = e_units = e_all = 0
+    owner, active, building = board.owner, board.active, board.building
+    level, unit_owner = board.unit_level, board.unit_owner
+    for i in range(CELLS):
+        o = owner[i]
+        if o == player:
+            if active[i]:
+                terr += 5 if building[i] == MINE else 1
+                lv = level[i]
+                if lv and unit_owner[i] == player:
+                    upkeep += UPKEEP[lv]
+                    units += UNIT_COST[lv]
+        elif o == e:
+            if active[i]:
+                e_terr += 5 if building[i] == MINE else 1
+            lv = level[i]
+            if lv and unit_owner[i] == e:
+                e_all += UNIT_COST[lv]
+                if active[i]:
+                    e_units += UNIT_COST[lv]
+    return terr, upkeep, units, e_terr, e_units, e_all
+
+
+def score_plan(
+    before: Board,
+    after: Board,
+    player: int,
+    horizon: float,
+    before_summary: tuple[int, int, int, int, int, int] | None = None,
+) -> float:
+    """The plan's worth in gold over ``horizon`` turns (a won game is worth :data:`WIN`).
+
+    Income won (own territory less upkeep), the opponent's territory taken or cut off, its units
+    killed (on the chain, or left on cut-off cells: they die at its turn start), minus the gold
+    spent; gold turned into units still counts a little (military score, blocking).
+    """
     if after.won == player:
         return WIN
-    e = 1 - player
-    mine = (territory(after, player) - upkeep_of(after, player)) - (
-        territory(before, player) - upkeep_of(before, player)
-    )
-    theirs = territory(before, e) - territory(after, e)
-    killed = units_value(before, e, False) - units_value(after, e, True)
-    my_units = units_value(after, player, True) - units_value(before, player, True)
+    b_terr, b_upkeep, b_units, b_eterr, _, b_eall = before_summary or summary(before, player)
+    a_terr, a_upkeep, a_units, a_eterr, a_eunits, _ = summary(after, player)
+    mine = (a_terr - a_upkeep) - (b_terr - b_upkeep)
+    theirs = b_eterr - a_eterr
+    killed = b_eall - a_eunits
     spent = before.gold[player] - after.gold[player]
-    # Gold turned into units still counts a little (military score, blocking); gold spent on
-    # nothing lasting does not.
-    return horizon * (mine + theirs) + killed - spent + 0.3 * my_units
+    return horizon * (mine + theirs) + killed - spent + 0.3 * (a_units - b_units)
 
 
 def best_cut(
@@ -195,6 +229,7 @@ def best_cut(
         if all_units_act:
             base.moved = [False] * CELLS
     best: Plan | None = None
+    before = summary(base, player)
     for target in targets[:limit]:
         steps = chain_steps(chains, base, target)
         if not steps:
@@ -203,7 +238,7 @@ def best_cut(
         commands = play_chain(after, steps, player)
         if commands is None:
             continue
-        score = score_plan(base, after, player, horizon)
+        score = score_plan(base, after, player, horizon, before)
         if best is None or score > best.score:
             best = Plan(commands, after, score, "cut", target, [s[0] for s in steps])
             if score >= WIN:
