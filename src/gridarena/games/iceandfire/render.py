@@ -12,6 +12,7 @@ mine, ``T`` tower, ``*`` an empty mine spot, `` `` nothing).
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -143,7 +144,12 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
     from gridarena.games.iceandfire.rules import NEUTRAL, VOID
 
     size = 12 * CELL_PX
-    text_lines = status_lines(state) + detail_lines(state)
+    # Monospace 12 px: about 78 characters fit the board's width; long lines (units, the turn) wrap.
+    text_lines = [
+        part
+        for line in status_lines(state) + detail_lines(state)
+        for part in textwrap.wrap(line, 78, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    ]
     height = size + 20 + 16 * (len(text_lines) + (1 if title else 0))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
