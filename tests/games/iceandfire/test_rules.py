@@ -533,3 +533,17 @@ def test_forfeit_and_result_info() -> None:
         "rules": "contest",
         "league": "bronze",
     }
+
+
+def test_a_move_onto_the_hq_wins_unless_a_tower_guards_it() -> None:
+    cells = rows(*line(1, 11, 0, "R"), *column(11, 1, 9, "R"), *line(9, 10, 11, "B"), (10, 10, "B"))
+    units = [(1, RED, 1, 11, 9)]
+    state = state_from_rows(cells, units=units, gold=(0, 0))
+    after = play(state, "MOVE 1 11 11;TRAIN 1 10 9")  # one step to (11,10), blue's free cell
+    assert not after.is_terminal() and owner_at(after, 11, 10) == "R"
+    after = play(play(after, "WAIT"), "MOVE 1 11 11")
+    assert after.is_terminal() and after.returns() == (1.0, -1.0)
+    guarded = state_from_rows(cells, units=units, gold=(0, 0), buildings=[(BLUE, TOWER, 10, 11)])
+    after = play(play(play(guarded, "MOVE 1 11 10"), "WAIT"), "MOVE 1 11 11")
+    assert not after.is_terminal()
+    assert after.log[0] == "MOVE 1 11 11: ignored, unit 1 cannot take (11,11)"
