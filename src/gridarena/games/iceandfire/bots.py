@@ -286,8 +286,14 @@ class PostMortemBot(CodinGameBot):
     danger = 25.0
     #: Gold kept back from spawning once the armies touch.
     reserve = 0
+    #: As an opponent model inside ``best``: no defence, towers or mines, fewer cut tries (time).
+    light = False
+    cut_tries = 4
+    cut_targets = 40
     #: Weight of own neighbours when a unit claims a neutral cell: a compact territory is harder to cut.
     compact = 0.2
+    #: Weight of getting nearer the enemy HQ when units claim cells (ties, by default).
+    closer = 0.01
     #: Gold left after a mine, at least.
     mine_reserve = 30
     bank_finisher = False
@@ -319,19 +325,26 @@ class PostMortemBot(CodinGameBot):
 
     def plan(self, board: Board) -> list[str]:
         """The whole turn."""
+        return self.play_turn(board)[0]
+
+    def play_turn(self, board: Board) -> tuple[list[str], Board]:
+        """The whole turn: its commands and the board after them (``board`` may be changed)."""
         commands: list[str] = []
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
-            return finish.commands
-        board = self.defend(board, commands)
+            return finish.commands, finish.board
+        if not self.light:
+            board = self.defend(board, commands)
         board = self.cuts(board, commands)
         if board.won == ME:
-            return commands
+            return commands, board
         board = self.move_units(board, commands)
-        board = self.towers(board, commands)
+        if not self.light:
+            board = self.towers(board, commands)
         board = self.spawn(board, commands)
-        board = self.mines(board, commands)
-        return commands
+        if not self.light:
+            board = self.mines(board, commands)
+        return commands, board
 
     def _apply(self, plan: Plan, commands: list[str]) -> Board:
         commands.extend(plan.commands)
@@ -342,7 +355,7 @@ class PostMortemBot(CodinGameBot):
         return board.gold[OPP] + max(0, board.compute_income(OPP))
 
     #: How many of the opponent's cheapest chain targets a threat looks at (the judge of ``best``: all).
-    threat_targets = 60
+    threat_targets = 25
     judge_targets = 200
 
     def threat(self, board: Board, targets: int = 0) -> Plan | None:
@@ -402,8 +415,8 @@ class PostMortemBot(CodinGameBot):
 
     def cuts(self, board: Board, commands: list[str]) -> Board:
         """Our cuts, best first, while one is worth its gold."""
-        for _ in range(4):
-            plan = best_cut(board, ME, board.gold[ME], self.horizon)
+        for _ in range(self.cut_tries):
+            plan = best_cut(board, ME, board.gold[ME], self.horizon, limit=self.cut_targets)
             if plan is None or plan.score <= 0:
                 break
             if plan.score < WIN and self.cut_value(plan) <= 0:
@@ -458,7 +471,7 @@ class PostMortemBot(CodinGameBot):
         if n == board.hq[OPP]:
             return WIN
         enemy_hq = board.hq[OPP]
-        closer = 0.01 * (board.info.dist[src][enemy_hq] - board.info.dist[n][enemy_hq])
+        closer = self.closer * (board.info.dist[src][enemy_hq] - board.info.dist[n][enemy_hq])
         o = board.owner[n]
         if o == OPP:
             score = 3.0 + (UNIT_COST[board.unit_level[n]] / 10 if board.unit_owner[n] == OPP else 0)
@@ -551,7 +564,7 @@ class PostMortemBot(CodinGameBot):
                     continue
                 if not board.can_train(i, 1):
                     continue
-                score = self.spawn_score(board, i) - 0.01 * dist[i][enemy_hq]
+                score = self.spawn_score(board, i) - self.closer * dist[i][enemy_hq]
                 if score > best_score:
                     best, best_score = i, score
             if best < 0:
@@ -589,6 +602,14 @@ class BestBot(PostMortemBot):
     name = "best"
     #: What a position in which the opponent could take our HQ in two turns is marked down by.
     hq_danger = 150.0
+    #: ``model``: judge a variant after the opponent's reply as ``postmortem`` would play it;
+    #: ``threat``: after the opponent's best cut alone.
+    judge_mode = "model"
+    model: PostMortemBot | None = None
+    #: The modelled opponent looks at fewer chain targets for its defence (time).
+    model_targets = 20
+    #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
+    threat_weight = 1.0
     #: No new variant or step once the deadline is this close (seconds): the turn stays near 25 ms.
     stop_margin = 0.022
     #: Turns over which the judge counts an income lead (mines pay back over many turns).
@@ -607,10 +628,11 @@ class BestBot(PostMortemBot):
         ("stop", "defend", "cuts", "moves", "towers", "spawn", "mines"),
         ("stop", "cuts", "moves", "guard", "mines3"),
         ("stop", "cuts", "moves", "hqtower", "guard", "spawn"),
+        ("stop", "fortify", "cuts", "moves", "guard", "spawn"),
+        ("stop", "cuts", "moves"),
+        ("stop", "cuts", "movesc", "guard", "spawnc"),
         ("stop", "defend", "moves", "hqtower", "spawn"),
         ("moves", "spawn", "mines"),
-        ("stop", "cuts", "movesc", "guard", "spawnc"),
-        ("stop", "cuts", "moves"),
         ("stop", "moves", "guard", "spawn"),
         ("stop", "cuts", "moves", "guard", "spawn2"),
         ("stop", "defend", "movesc", "spawnc"),
@@ -653,6 +675,8 @@ class BestBot(PostMortemBot):
                 break
             if step == "stop":
                 board = self.stop_finisher(board, commands)
+            elif step == "fortify":
+                board = self.stop_finisher(board, commands, turns=2)
             elif step == "defend":
                 board = self.defend(board, commands)
             elif step == "cuts":
@@ -660,14 +684,14 @@ class BestBot(PostMortemBot):
             elif step == "moves":
                 board = self.move_units(board, commands)
             elif step in ("movesc", "spawnc"):  # the compact style: fill in before reaching out
-                self.compact = 1.0
+                usual, self.compact = self.compact, 1.0
                 try:
                     if step == "movesc":
                         board = self.move_units(board, commands)
                     else:
                         board = self.spawn(board, commands)
                 finally:
-                    self.compact = type(self).compact
+                    self.compact = usual
             elif step == "towers":
                 board = self.towers(board, commands)
             elif step == "hqtower":
@@ -685,7 +709,44 @@ class BestBot(PostMortemBot):
                     board = self.mines(board, commands, reserve=0)
         return board
 
+    def reply(self, after: Board) -> Board:
+        """The board at the start of our next turn if the opponent plays as ``postmortem`` would."""
+        view = flipped(after)
+        view.start_turn(ME)
+        if self.model is None:
+            self.model = PostMortemBot()
+            self.model.light, self.model.cut_tries, self.model.cut_targets = True, 2, self.model_targets
+        self.model.turns = self.turns
+        _, played = self.model.play_turn(view)
+        back = flipped(played)
+        if back.won is None:
+            back.start_turn(ME)
+        return back
+
     def judge(self, before: Board, after: Board) -> float:
+        """The position after our turn (see :meth:`judge_threat`), or after the modelled reply."""
+        if self.judge_mode == "threat" or after.won == ME:
+            return self.judge_threat(before, after)
+        back = self.reply(after)
+        if back.won == OPP:
+            return -WIN / 2
+        mine = territory(back, ME) - upkeep_of(back, ME)
+        theirs = territory(back, OPP) - upkeep_of(back, OPP)
+        lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
+        value = lasting * (mine - theirs) + 0.6 * (back.gold[ME] - back.gold[OPP])
+        value += 0.5 * (units_value(back, ME) - units_value(back, OPP))
+        for i in back.units(ME):
+            if back.active[i]:
+                value += 2.0 * min(3, self.room(back, i))
+        for i in back.units(OPP):
+            if back.active[i]:
+                value -= 2.0 * min(3, self.room(back, i))
+        budget = back.gold[OPP] + 2 * max(0, back.compute_income(OPP))
+        if hq_chain_cost(back, OPP, budget) <= budget:
+            value -= self.hq_danger
+        return value
+
+    def judge_threat(self, before: Board, after: Board) -> float:
         """The position after our turn, in gold: income lead over the horizon, units, gold, minus the
         opponent's best reply (its finisher counts as a lost game)."""
         if after.won == ME:
@@ -709,7 +770,7 @@ class BestBot(PostMortemBot):
                 value += self.finisher_bonus
         threat = self.threat(after, self.judge_targets)
         if threat is not None:
-            value -= WIN / 2 if threat.score >= WIN else max(0.0, threat.score)
+            value -= WIN / 2 if threat.score >= WIN else self.threat_weight * max(0.0, threat.score)
         # Two turns ahead: could the opponent's savings take our HQ? Then the HQ needs walls now.
         income = max(0, after.compute_income(OPP))
         later = after.gold[OPP] + 2 * income
@@ -741,9 +802,10 @@ class BestBot(PostMortemBot):
                 break
         return board
 
-    def stop_finisher(self, board: Board, commands: list[str]) -> Board:
-        """If the opponent takes our HQ next turn, the cheapest towers (or units) that stop it."""
-        budget = self.opponent_budget(board)
+    def stop_finisher(self, board: Board, commands: list[str], turns: int = 1) -> Board:
+        """If the opponent could take our HQ with ``turns`` turns of savings, the towers (or units)
+        that make its chain dearest, up to three."""
+        budget = board.gold[OPP] + turns * max(0, board.compute_income(OPP))
         if hq_chain_cost(board, OPP, budget) > budget:
             return board
         current = board
@@ -825,6 +887,22 @@ class BestBot(PostMortemBot):
             return False
         need = hq_chain_cost(board, ME, board.gold[ME] + 2 * income)
         return need < INF and need > board.gold[ME]
+
+
+def flipped(board: Board) -> Board:
+    """The board from the opponent's side: players swapped, every unit free to act."""
+    b = board.copy()
+    swap = {ME: OPP, OPP: ME, NEUTRAL: NEUTRAL}
+    b.owner = [swap[o] for o in board.owner]
+    b.unit_owner = [swap[o] for o in board.unit_owner]
+    b.building_owner = [swap[o] for o in board.building_owner]
+    b.moved = [False] * CELLS
+    b.gold = [board.gold[OPP], board.gold[ME]]
+    b.income = [board.income[OPP], board.income[ME]]
+    b.hq = [board.hq[OPP], board.hq[ME]]
+    b.red = not board.red
+    b.won = None if board.won is None else swap[board.won]
+    return b
 
 
 def make_wood3_bot(game: Game[Any], seed: int | None = None) -> Wood3Boss:
