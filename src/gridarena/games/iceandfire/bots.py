@@ -453,10 +453,8 @@ class PostMortemBot(CodinGameBot):
 
     def room(self, board: Board, i: int) -> int:
         """Neutral cells within distance 2 of ``i``: how much a unit there can still claim."""
-        dist = board.info.dist[i]
-        return sum(
-            1 for c in range(CELLS) if board.owner[c] == NEUTRAL and not board.info.void[c] and dist[c] <= 2
-        )
+        owner = board.owner
+        return sum(1 for c in board.info.near[i] if owner[c] == NEUTRAL)
 
     def darkened(self, board: Board, after: Board) -> int:
         """Enemy cells active before and not after (taken or cut off)."""

@@ -197,7 +197,7 @@ def serve(
             return turns
         arrived = now()
         limit = FIRST_TURN if turns == 0 else TURN
-        bot.deadline = arrived + limit - bot_margin(limit)
+        bot.deadline, bot.now = arrived + limit - bot_margin(limit), now
         line = bot.turn(turn)
         bot.turns += 1
         turns += 1

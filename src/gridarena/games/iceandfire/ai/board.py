@@ -76,6 +76,7 @@ class MapInfo:
     spots: frozenset[int]
     neighbours: tuple[tuple[int, ...], ...]  # non-void 4-neighbours of each cell
     dist: tuple[tuple[int, ...], ...]  # shortest path over non-void cells (spec section 7)
+    near: tuple[tuple[int, ...], ...]  # non-void cells within path distance 2 of each cell
 
     @classmethod
     def build(cls, void: Sequence[bool], spots: Sequence[int]) -> MapInfo:
@@ -98,7 +99,8 @@ class MapInfo:
                             row[n] = row[c] + 1
                             queue.append(n)
             dist.append(tuple(row))
-        return cls(tuple(bool(v) for v in void), frozenset(spots), neighbours, tuple(dist))
+        near = tuple(tuple(c for c in range(CELLS) if dist[s][c] <= 2) for s in range(CELLS))
+        return cls(tuple(bool(v) for v in void), frozenset(spots), neighbours, tuple(dist), near)
 
 
 class Board:
