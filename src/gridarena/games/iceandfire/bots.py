@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gridarena.core.bot import BaseBot, Decision
@@ -77,6 +77,7 @@ class CodinGameBot(BaseBot):
         self.rules = rules
         self._started = False
         self.deadline: float | None = None
+        self.now: Callable[[], float] = time.perf_counter
         self.turns = 0
 
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
@@ -103,7 +104,8 @@ class CodinGameBot(BaseBot):
         if not self._started:
             self.start(state.codingame_init(seat).splitlines())  # type: ignore[attr-defined]
             self._started = True
-        self.deadline = clock.deadline
+        # The deadline is a value of the control's own clock (wall, or the thread's CPU time).
+        self.deadline, self.now = clock.deadline, clock.clock
         line = self.turn(state.codingame_turn(seat).splitlines())  # type: ignore[attr-defined]
         self.turns += 1
         return Decision(line)
@@ -319,7 +321,7 @@ class PostMortemBot(CodinGameBot):
 
     def out_of_time(self, margin: float = 0.01) -> bool:
         """Whether the turn's deadline is less than ``margin`` seconds away (no deadline: never)."""
-        return self.deadline is not None and time.perf_counter() > self.deadline - margin
+        return self.deadline is not None and self.now() > self.deadline - margin
 
     # -- the turn -------------------------------------------------------------------------------
 
@@ -654,6 +656,8 @@ class BestBot(PostMortemBot):
             for j in range(k, len(steps)):
                 if best is not None and self.out_of_time(self.stop_margin):
                     break
+                if best is None and self.out_of_time(0.008):
+                    return commands  # even the first variant must end in time: what it has so far
                 after = self.run_steps(after, steps[j : j + 1], commands)
                 done[steps[: j + 1]] = (after.copy(), list(commands))
             else:
