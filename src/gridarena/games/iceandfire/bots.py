@@ -643,9 +643,9 @@ class BestBot(PostMortemBot):
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
             return finish.commands
-        best: tuple[float, list[str]] | None = None
         # Variants share their first steps: each prefix is played once and kept (boards are copied).
         done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
+        played: dict[tuple[str, ...], tuple[int, Board]] = {}  # distinct turns: the first variant giving each
         self.chosen = -1
         for index, steps in enumerate(self.variants):
             k = len(steps)
@@ -654,19 +654,27 @@ class BestBot(PostMortemBot):
             after, commands = done[steps[:k]]
             after, commands = after.copy(), list(commands)
             for j in range(k, len(steps)):
-                if best is not None and self.out_of_time(self.stop_margin):
+                if played and self.out_of_time(self.stop_margin + 0.008):
                     break
-                if best is None and self.out_of_time(0.008):
+                if not played and self.out_of_time(0.008):
                     return commands  # even the first variant must end in time: what it has so far
                 after = self.run_steps(after, steps[j : j + 1], commands)
                 done[steps[: j + 1]] = (after.copy(), list(commands))
             else:
-                value = self.judge(board, after)
-                if best is None or value > best[0]:
-                    best = (value, commands)
-                    self.chosen = index
-            if self.out_of_time(self.stop_margin):
+                played.setdefault(tuple(commands), (index, after))
+                continue
+            break
+        # Judging a turn (the opponent's modelled reply) costs most: distinct turns only, in the
+        # variants' order (the most useful first), while time remains.
+        order = sorted(played.items(), key=lambda item: item[1][0])
+        best: tuple[float, list[str]] | None = None
+        for commands_key, (index, after) in order:
+            if best is not None and self.out_of_time(self.stop_margin):
                 break
+            value = self.judge(board, after)
+            if best is None or value > best[0]:
+                best = (value, list(commands_key))
+                self.chosen = index
         assert best is not None
         return best[1]
 
