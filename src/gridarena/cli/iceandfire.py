@@ -108,12 +108,6 @@ def winner_of(returns: tuple[float, ...]) -> int | None:
 def run_match(args: argparse.Namespace) -> int:
     """Play one match and print the result (a line, or ``--json``)."""
     game = make("iceandfire", rules=args.rules, league=args.league)
-    seed = int.from_bytes(os.urandom(8), "big", signed=True) if args.seed is None else args.seed
-    if args.seed is None and not args.json:
-        err.print(f"seed {seed}")
-    players = [make_player(game, p, f"p{k + 1}") for k, p in enumerate((args.p1, args.p2))]
-    bots = [b for b, _ in players]
-    names = [n for _, n in players]
     if args.untimed:
         clock = game_clock(None, 2)
         control = None
@@ -123,6 +117,12 @@ def run_match(args: argparse.Namespace) -> int:
         spec = TimeSpec("move", per_move=args.turn_ms / 1000.0, first=args.first_turn_ms / 1000.0)
         clock = game_clock(spec, 2, grace=args.grace_ms / 1000.0)
         control = spec.to_text()
+    seed = int.from_bytes(os.urandom(8), "big", signed=True) if args.seed is None else args.seed
+    if args.seed is None and not args.json:
+        err.print(f"seed {seed}")
+    players = [make_player(game, p, f"p{k + 1}") for k, p in enumerate((args.p1, args.p2))]
+    bots = [b for b, _ in players]
+    names = [n for _, n in players]
     state = game.new_initial_state(seed)
     recorders: list[Recorder] = []
     if args.replay:

@@ -76,7 +76,14 @@ def read_init(reader: LineReader) -> list[str] | None:
         n = int(first)
     except ValueError:
         raise ProtocolError(f"line {reader.number}: expected numberMineSpots, got {first!r}") from None
-    return [first, *(reader.need(f"mine spot {k + 1} of {n}") for k in range(n))]
+    spots = []
+    for k in range(n):
+        line = reader.need(f"mine spot {k + 1} of {n}")
+        parts = line.split()
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise ProtocolError(f"line {reader.number}: expected mine spot {k + 1} as 'x y', got {line!r}")
+        spots.append(line)
+    return [first, *spots]
 
 
 def read_turn(reader: LineReader) -> list[str] | None:
@@ -198,7 +205,10 @@ def serve(
         arrived = now()
         limit = FIRST_TURN if turns == 0 else TURN
         bot.deadline, bot.now = arrived + limit - bot_margin(limit), now
-        line = bot.turn(turn)
+        try:
+            line = bot.turn(turn)
+        except (ValueError, IndexError) as exc:
+            raise ProtocolError(f"turn {turns + 1}: unreadable input ({exc})") from None
         bot.turns += 1
         turns += 1
         write(line + "\n")
