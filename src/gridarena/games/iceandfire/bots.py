@@ -552,16 +552,23 @@ class PostMortemBot(CodinGameBot):
         """Level-1 units where they claim the most, while the gold and the income allow."""
         enemy_hq = board.hq[OPP]
         dist = board.info.dist
-        touching = self.contact(board) <= 2
+        touching = self.reserve and self.contact(board) <= 2
+        neighbours, owner, active = board.info.neighbours, board.owner, board.active
+        # Only cells next to the active territory can be trained on: keep that frontier up to date.
+        frontier = {
+            n
+            for i in range(CELLS)
+            if owner[i] == ME and active[i]
+            for n in neighbours[i]
+            if not (owner[n] == ME and active[n])
+        }
         for _ in range(limit):
             if board.gold[ME] < 10 + (self.reserve if touching else 0):
                 break
             if board.compute_income(ME) <= 0 and board.gold[ME] < 40:
                 break
             best, best_score = -1, 2.0
-            for i in range(CELLS):
-                if board.info.void[i] or (board.owner[i] == ME and board.active[i]):
-                    continue
+            for i in sorted(frontier):
                 if not board.can_train(i, 1):
                     continue
                 score = self.spawn_score(board, i) - self.closer * dist[i][enemy_hq]
@@ -574,6 +581,9 @@ class PostMortemBot(CodinGameBot):
             board.train(best, 1)
             x, y = xy(best)
             commands.append(f"TRAIN 1 {x} {y}")
+            if board.owner[best] == ME and board.active[best]:
+                frontier.discard(best)
+                frontier |= {n for n in neighbours[best] if not (board.owner[n] == ME and board.active[n])}
         return board
 
     def spawn_ok(self, board: Board, i: int) -> bool:
@@ -608,6 +618,10 @@ class BestBot(PostMortemBot):
     model: PostMortemBot | None = None
     #: The modelled opponent looks at fewer chain targets for its defence (time).
     model_targets = 20
+    #: The model without defence, towers and mines (cheaper, less exact).
+    model_light = True
+    #: Extra turn pairs (ours as the model would play, then the reply) before the judge looks.
+    rollout = 1
     #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
     threat_weight = 1.0
     #: No new variant or step once the deadline is this close (seconds): the turn stays near 25 ms.
@@ -725,7 +739,8 @@ class BestBot(PostMortemBot):
         view.start_turn(ME)
         if self.model is None:
             self.model = PostMortemBot()
-            self.model.light, self.model.cut_tries, self.model.cut_targets = True, 2, self.model_targets
+            if self.model_light:
+                self.model.light, self.model.cut_tries, self.model.cut_targets = True, 2, self.model_targets
         self.model.turns = self.turns
         _, played = self.model.play_turn(view)
         back = flipped(played)
@@ -738,6 +753,18 @@ class BestBot(PostMortemBot):
         if self.judge_mode == "threat" or after.won == ME:
             return self.judge_threat(before, after)
         back = self.reply(after)
+        for _ in range(self.rollout):
+            # Look further: we play on as the model would, and the opponent answers again.
+            if back.won is not None:
+                break
+            assert self.model is not None
+            _, ours = self.model.play_turn(back.copy())
+            if ours.won == ME:
+                back = ours
+                break
+            back = self.reply(ours)
+        if back.won == ME:
+            return WIN / 4
         if back.won == OPP:
             return -WIN / 2
         mine = territory(back, ME) - upkeep_of(back, ME)
