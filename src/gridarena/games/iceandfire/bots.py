@@ -611,7 +611,7 @@ class BestBot(PostMortemBot):
 
     name = "best"
     #: What a position in which the opponent could take our HQ in two turns is marked down by.
-    hq_danger = 150.0
+    hq_danger = 60.0
     #: ``model``: judge a variant after the opponent's reply as ``postmortem`` would play it;
     #: ``threat``: after the opponent's best cut alone.
     judge_mode = "model"
@@ -622,10 +622,13 @@ class BestBot(PostMortemBot):
     model_light = True
     #: Extra turn pairs (ours as the model would play, then the reply) before the judge looks.
     rollout = 1
+    #: The judge's weights of gold in hand and of the cells a unit can still claim (per cell, up to 3).
+    gold_weight = 0.6
+    room_weight = 2.0
     #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
     threat_weight = 1.0
     #: No new variant or step once the deadline is this close (seconds): the turn stays near 25 ms.
-    stop_margin = 0.022
+    stop_margin = 0.016
     #: Turns over which the judge counts an income lead (mines pay back over many turns).
     income_horizon = 15.0
     #: Count the cells the opponent's units can still claim against it.
@@ -770,14 +773,14 @@ class BestBot(PostMortemBot):
         mine = territory(back, ME) - upkeep_of(back, ME)
         theirs = territory(back, OPP) - upkeep_of(back, OPP)
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
-        value = lasting * (mine - theirs) + 0.6 * (back.gold[ME] - back.gold[OPP])
+        value = lasting * (mine - theirs) + self.gold_weight * (back.gold[ME] - back.gold[OPP])
         value += 0.5 * (units_value(back, ME) - units_value(back, OPP))
         for i in back.units(ME):
             if back.active[i]:
-                value += 2.0 * min(3, self.room(back, i))
+                value += self.room_weight * min(3, self.room(back, i))
         for i in back.units(OPP):
             if back.active[i]:
-                value -= 2.0 * min(3, self.room(back, i))
+                value -= self.room_weight * min(3, self.room(back, i))
         budget = back.gold[OPP] + 2 * max(0, back.compute_income(OPP))
         if hq_chain_cost(back, OPP, budget) <= budget:
             value -= self.hq_danger
