@@ -55,20 +55,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
-def bot_times(name: str, opponent: str, games: int) -> tuple[list[float], list[float], dict[str, int]]:
-    """(first-turn ms, later-turn ms, results) of ``name`` over ``games`` games against ``opponent``."""
+def bot_times(
+    name: str, opponent: str, games: int, clock: str = "wall"
+) -> tuple[list[float], list[float], list[float], dict[str, int]]:
+    """(first-turn ms, later-turn wall ms, later-turn CPU ms, results) of ``name`` against ``opponent``."""
     game = make("iceandfire")
     first: list[float] = []
     later: list[float] = []
+    later_cpu: list[float] = []
     results = {"win": 0, "loss": 0, "draw": 0, "forfeit": 0}
     for k in range(games):
         seat = k % 2
         names = [name, opponent] if seat == 0 else [opponent, name]
         bots = [make_bot(game, n) for n in names]
-        record = play_game(game, bots, seed=k // 2, names=names, clock=game_clock("1/0.05", 2))
-        mine = [t.wall_ms for t in record.turns if t.player == seat]
-        first += mine[:1]
-        later += mine[1:]
+        record = play_game(game, bots, seed=k // 2, names=names, clock=game_clock("1/0.05", 2, clock=clock))
+        mine = [t for t in record.turns if t.player == seat]
+        first += [t.wall_ms for t in mine[:1]]
+        later += [t.wall_ms for t in mine[1:]]
+        later_cpu += [t.cpu_ms for t in mine[1:]]
         o = record.outcome
         if o.forfeit_player == seat:
             results["forfeit"] += 1
@@ -78,7 +82,7 @@ def bot_times(name: str, opponent: str, games: int) -> tuple[list[float], list[f
             results["loss"] += 1
         else:
             results["draw"] += 1
-    return first, later, results
+    return first, later, later_cpu, results
 
 
 def main() -> None:
@@ -90,6 +94,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--bots", default=",".join(BOTS))
     parser.add_argument("--opponent", default="postmortem")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="what the 1000/50 ms limits measure"
+    )
     parser.add_argument("--quick", action="store_true", help="--games 10 --random-games 5 --repeats 3")
     args = parser.parse_args()
     if args.quick:
@@ -108,13 +115,19 @@ def main() -> None:
         print(f"{label:<22} {gps:>9.1f} {pps:>9.0f} {us:>8.1f}")
     print(f"random turns cost {rows[0][3] / rows[1][3]:.2f}x a WAIT turn per ply")
 
-    print(f"\n2. turn times at 1000/50 ms over {args.games} games against {args.opponent} (ms)")
-    print(f"{'bot':<11} {'first':>7} {'p50':>7} {'p99':>7} {'max':>7} {'turns':>6}  results")
+    print(
+        f"\n2. turn times at 1000/50 ms ({args.clock} clock) over {args.games} games against {args.opponent}"
+        " (ms; the first turn apart)"
+    )
+    print(
+        f"{'bot':<11} {'first':>7} {'p50':>7} {'p99':>7} {'max':>7} {'cpu p50':>8} {'cpu p99':>8} {'turns':>6}  results"
+    )
     for name in args.bots.split(","):
-        first, later, results = bot_times(name, args.opponent, args.games)
+        first, later, cpu, results = bot_times(name, args.opponent, args.games, args.clock)
         print(
             f"{name:<11} {percentile(first, 0.5):>7.2f} {percentile(later, 0.5):>7.2f} "
-            f"{percentile(later, 0.99):>7.2f} {max(later):>7.2f} {len(later):>6}  "
+            f"{percentile(later, 0.99):>7.2f} {max(later):>7.2f} {percentile(cpu, 0.5):>8.2f} "
+            f"{percentile(cpu, 0.99):>8.2f} {len(later):>6}  "
             + " ".join(f"{k} {v}" for k, v in results.items())
         )
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
