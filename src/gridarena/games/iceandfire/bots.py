@@ -619,7 +619,7 @@ class BestBot(PostMortemBot):
     #: The modelled opponent looks at fewer chain targets for its defence (time).
     model_targets = 20
     #: The model without defence, towers and mines (cheaper, less exact).
-    model_light = True
+    model_light = False
     #: Extra turn pairs (ours as the model would play, then the reply) before the judge looks.
     rollout = 1
     #: The judge's weights of gold in hand and of the cells a unit can still claim (per cell, up to 3).
