@@ -685,10 +685,13 @@ class BestBot(PostMortemBot):
         # variants' order (the most useful first), while time remains.
         order = sorted(played.items(), key=lambda item: item[1][0])
         best: tuple[float, list[str]] | None = None
+        cost = 0.0  # the longest judge so far: the next one starts only if it would end in time
         for commands_key, (index, after) in order:
-            if best is not None and self.out_of_time(self.stop_margin):
+            if best is not None and (self.out_of_time(self.stop_margin) or self.out_of_time(cost + 0.007)):
                 break
+            started = self.now()
             value = self.judge(board, after)
+            cost = max(cost, self.now() - started)
             if best is None or value > best[0]:
                 best = (value, list(commands_key))
                 self.chosen = index
