@@ -14,7 +14,7 @@ from gridarena.core.registry import make
 from gridarena.core.types import GameState
 
 DATA = Path(__file__).parent / "data"
-COUNT_KINDS = ("perft", "reachable", "placements")
+COUNT_KINDS = ("perft", "reachable", "placements", "commands")
 
 
 @dataclass(frozen=True, slots=True)

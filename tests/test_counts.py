@@ -11,6 +11,8 @@ Blocks of lines (``#`` starts a comment):
     reachable COUNT              distinct positions reachable, the start included (ends are not expanded)
     placements COUNT             Pentocity: valid (rotation, location) placements of the pending request
                                  that need no new road, water or park
+    commands COUNT               Ice and Fire: one-command turns (MOVE of each own unit, TRAIN 1-3, BUILD
+                                 MINE and TOWER, to every cell) that the referee plays rather than skips
 
 Each count is checked twice: against the game through its public API (the generic perft and
 breadth-first search, Pentocity's vectorised ``placement_mask``), and against an independent oracle
@@ -23,6 +25,7 @@ action ("divide"), by depth or by rotation, which locates the bug; ``-s`` prints
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -75,6 +78,23 @@ def placements_by_rotation(state: Any) -> dict[str, int]:
     }
 
 
+def iceandfire_commands_by_kind(state: Any) -> dict[str, int]:
+    """Ice and Fire: one-command turns the referee plays (its log names no skipped command), per kind."""
+    from gridarena.games.iceandfire.formats import Build, Move, Train
+
+    me = state.current_player()
+    cells = [(x, y) for y in range(12) for x in range(12)]
+    candidates = {
+        "MOVE": [Move(u.id, x, y) for u in state.units if u.owner == me for x, y in cells],
+        "TRAIN": [Train(level, x, y) for level in (1, 2, 3) for x, y in cells],
+        "BUILD": [Build(kind, x, y) for kind in ("MINE", "TOWER") for x, y in cells],
+    }
+    return {
+        kind: sum(not any(": ignored," in m for m in state.apply_action((c,)).log) for c in commands)
+        for kind, commands in candidates.items()
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Counter:
     """How to compute one kind of count and how to split it when it disagrees."""
@@ -88,6 +108,9 @@ COUNTERS: dict[str, Counter] = {
     "reachable": Counter(lambda s, c: reachable(s), lambda s, c: reachable_by_depth(s)),
     "placements": Counter(
         lambda s, c: sum(placements_by_rotation(s).values()), lambda s, c: placements_by_rotation(s)
+    ),
+    "commands": Counter(
+        lambda s, c: sum(iceandfire_commands_by_kind(s).values()), lambda s, c: iceandfire_commands_by_kind(s)
     ),
 }
 
@@ -211,7 +234,102 @@ def reversixt_oracle(entry: Entry, state: Any, count: Count) -> int | None:
     return reversixt_count(state, count.kind, count.depth)
 
 
+def iceandfire_oracle(entry: Entry, state: Any, count: Count) -> int | None:
+    """Ice and Fire one-command turns from the spec (sections 5-8), on the state's JSON alone: its own
+    flood fill, distances, capture predicate, path step and build checks, nothing of the referee."""
+    if count.kind != "commands":
+        return None
+    data = state.to_json()
+    grid, league, rules, me = "".join(data["cells"]), data["league"], data["rules"], data["player"]
+    spots = {(x, y) for x, y in data["spots"]}
+    gold = data["gold"][me]
+    units = {(x, y): (uid, o, lv, act) for uid, o, lv, x, y, act in data["units"]}
+    buildings = {(x, y): (o, kind) for o, kind, x, y in data["buildings"]}
+    top = 1 if league == "wood3" else 3
+
+    def owner(c: tuple[int, int]) -> int | None:
+        ch = grid[c[1] * 12 + c[0]]
+        return {"R": 0, "r": 0, "B": 1, "b": 1}.get(ch)
+
+    def near(c: tuple[int, int]) -> list[tuple[int, int]]:
+        x, y = c
+        steps = [(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)]
+        return [(a, b) for a, b in steps if 0 <= a < 12 and 0 <= b < 12 and grid[b * 12 + a] != "#"]
+
+    def active_of(p: int) -> set[tuple[int, int]]:
+        hq = (0, 0) if p == 0 else (11, 11)
+        seen, todo = ({hq}, [hq]) if owner(hq) == p else (set(), [])
+        while todo:
+            for n in near(todo.pop()):
+                if owner(n) == p and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    active = active_of(0) | active_of(1)
+    tower = {c for c, (_, kind) in buildings.items() if kind == 2}
+
+    def takes(c: tuple[int, int], level: int) -> bool:
+        o = owner(c)
+        guarded = o is not None and (
+            c in tower or any(n in tower and n in active and owner(n) == o for n in near(c))
+        )
+        if o != me and ((c in active and guarded) or c in tower) and level < 3:
+            return False
+        if c not in units and c not in buildings:
+            return True
+        if o == me:
+            return False
+        return not (c in units and level != top and level <= units[c][2])
+
+    def playable(c: tuple[int, int]) -> bool:
+        return any(owner(n) == me and n in active for n in [c, *near(c)])
+
+    @functools.cache
+    def from_target(b: tuple[int, int]) -> dict[tuple[int, int], int]:
+        dist, todo = {b: 0}, collections.deque([b])
+        while todo:
+            c = todo.popleft()
+            for n in near(c):
+                if n not in dist:
+                    dist[n] = dist[c] + 1
+                    todo.append(n)
+        return dist
+
+    def dist(a: tuple[int, int], b: tuple[int, int]) -> int:
+        return from_target(b)[a]
+
+    order = [(0, -1), (1, 0), (0, 1), (-1, 0)] if me == 0 else [(0, 1), (-1, 0), (0, -1), (1, 0)]
+    land = [(x, y) for y in range(12) for x in range(12) if grid[y * 12 + x] != "#"]
+    total = 0
+    for (sx, sy), (_, o, level, can_act) in units.items():
+        if o != me or not can_act:
+            continue
+        for t in land:
+            if abs(sx - t[0]) + abs(sy - t[1]) == 1 and not takes(t, level):
+                continue
+            best = dist((sx, sy), t)
+            for dx, dy in order:
+                n = (sx + dx, sy + dy)
+                if n in near((sx, sy)) and dist(n, t) < best and takes(n, level):
+                    total += 1
+                    break
+    costs = {1: 10, 2: 20, 3: 30}
+    total += sum(playable(c) and gold >= costs[lv] and takes(c, lv) for lv in range(1, top + 1) for c in land)
+    if league in ("wood1", "bronze"):
+        mines = sum(1 for o, kind in buildings.values() if o == me and kind == 1)
+        for c in land:
+            if owner(c) != me or c not in active or c in units or c in buildings:
+                continue
+            mine_cost = 20 + 4 * mines if rules == "contest" else 15
+            total += gold >= mine_cost and c in spots
+            tower_ok = not (rules == "multi" and league == "wood1")
+            total += tower_ok and gold >= 15 and c not in spots
+    return total
+
+
 ORACLES: dict[str, Callable[[Entry, Any, Count], int | None]] = {
+    "iceandfire": iceandfire_oracle,
     "isolation": isolation_oracle,
     "slidingpuzzle": puzzle_oracle,
     "pentocity": pentocity_oracle,

@@ -1,4 +1,4 @@
-"""External bots: a program in any language plays any game over the ``jsonl`` protocol (spec section 11).
+"""External bots: a program in any language plays over the ``jsonl`` protocol (spec section 11) or ``codingame``.
 
 One JSON object per line each way, on the program's stdin and stdout:
 
@@ -14,6 +14,15 @@ arena sends                                                           program an
 ``state`` is the game's JSON form, ``legal`` the legal actions as text (``null`` where a game cannot
 list them), ``time_left_ms`` the time until the bot's deadline (``null`` when untimed). stderr is the
 bot's own log; its last 2 KiB go into the detail of a forfeit.
+
+``protocol=codingame`` speaks the original text of a CodinGame game instead, for games whose states
+offer ``codingame_init(player)`` (the initial input, sent once before the first turn) and
+``codingame_turn(player)`` (the turn's input): there is no handshake and no end message; each turn the
+arena writes the text and reads exactly **one** line, the whole answer, which the game parses with
+``string_to_action`` (an unreadable line is a ``protocol`` forfeit: the player loses, as on CodinGame).
+Extra lines stay in the pipe and answer the following turns, as they do on CodinGame. What the program
+writes to stderr during a turn goes into that turn's ``info`` (``stderr``, its last 2 KiB), so replays
+keep it; the 1000 ms / 50 ms limits are the game clock's (``--time 1/0.05``).
 
 The program runs in its own process group. Reading is non-blocking with a deadline, so a hung bot
 cannot hang the arena: on a timeout, a crash (exit or closed output) or a protocol error (unparsable
@@ -48,6 +57,9 @@ UNTIMED_TIMEOUT: Final = 60.0
 """Seconds the arena waits for an answer in an untimed game before it gives up on the bot."""
 
 STDERR_TAIL: Final = 2048
+
+PROTOCOLS: Final = ("jsonl", "codingame")
+"""The languages an external program may speak: gridarena's JSON lines, or a CodinGame game's own text."""
 _CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -74,10 +86,16 @@ class ExternalBot:
         startup_timeout: float = STARTUP_TIMEOUT,
         timeout: float = UNTIMED_TIMEOUT,
         time_control: str | None = None,
+        protocol: str = "jsonl",
     ) -> None:
         self.argv = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
         if not self.argv:
             raise SpecError("external bot: cmd is empty; give the program, e.g. cmd='python3 bot.py'")
+        if protocol not in PROTOCOLS:
+            raise SpecError(
+                f"external bot protocol {protocol!r} is not supported; use one of {', '.join(PROTOCOLS)}"
+            )
+        self.protocol = protocol
         self.name, self.cwd, self.env = name, cwd, dict(env) if env else None
         self.startup_timeout, self.timeout, self.time_control = startup_timeout, timeout, time_control
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,6 +104,8 @@ class ExternalBot:
         self._buffer = b""
         self._stderr: IO[bytes] | None = None
         self._failure: BotForfeit | None = None
+        self._turns = 0  # answers read in this game (codingame: the first turn also gets the initial input)
+        self._stderr_seen = 0  # bytes of stderr already handed out in a turn's info
 
     # -- process management ---------------------------------------------------------------------
 
@@ -93,6 +113,7 @@ class ExternalBot:
         """Start a fresh process and do the handshake; a failure is kept and forfeits the first move."""
         self.close()
         self._failure = None
+        self._turns = self._stderr_seen = 0
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         try:
             self.process = subprocess.Popen(
@@ -109,6 +130,8 @@ class ExternalBot:
             return
         assert self.process.stdin is not None
         os.set_blocking(self.process.stdin.fileno(), False)  # writes wait in _send, with a deadline
+        if self.protocol == "codingame":
+            return  # no handshake: the first turn's input is the first thing the program reads
         start = {
             "type": "start",
             "game": game.name,
@@ -142,6 +165,20 @@ class ExternalBot:
         self._stderr.seek(max(0, size - STDERR_TAIL))
         return self._stderr.read().decode("utf-8", "replace").strip()
 
+    def _new_stderr(self) -> str:
+        """What the program wrote to stderr since the last call (its last 2 KiB).
+
+        ``os.pread`` leaves the file offset alone: the program shares it, and moving it would make
+        the program's next writes land in the middle of the file.
+        """
+        if self._stderr is None or self._stderr.closed:
+            return ""
+        fd = self._stderr.fileno()
+        size = os.fstat(fd).st_size
+        start = max(self._stderr_seen, size - STDERR_TAIL)
+        self._stderr_seen = size
+        return os.pread(fd, size - start, start).decode("utf-8", "replace") if size > start else ""
+
     def _kill(self) -> None:
         process = self.process
         if process is None:
@@ -174,6 +211,9 @@ class ExternalBot:
     def end(self, outcome: Outcome) -> None:
         """Tell the program the result, give it a moment to exit, then clean up."""
         process = self.process
+        if self.protocol == "codingame":  # CodinGame stops the program without a word
+            self.close()
+            return
         if process is not None and process.poll() is None and process.stdin is not None:
             try:
                 self._send({"type": "end", "result": outcome.to_json()}, time.perf_counter() + 0.5, "end")
@@ -185,10 +225,13 @@ class ExternalBot:
     # -- the protocol -----------------------------------------------------------------------------
 
     def _send(self, message: Mapping[str, JSON], deadline: float, what: str) -> None:
-        """Write one line before ``deadline``: a program that stops reading cannot block the arena."""
+        """Write one JSON line before ``deadline``."""
+        self._write(json.dumps(message, separators=(",", ":")).encode() + b"\n", deadline, what)
+
+    def _write(self, data: bytes, deadline: float, what: str) -> None:
+        """Write ``data`` before ``deadline``: a program that stops reading cannot block the arena."""
         process = self.process
         assert process is not None and process.stdin is not None
-        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
         fd = process.stdin.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_WRITE)
@@ -205,7 +248,10 @@ class ExternalBot:
                 except BlockingIOError:
                     continue
                 except OSError:
-                    code = process.poll()
+                    try:  # a program that closed its input has usually exited: name its exit code
+                        code: int | None = process.wait(timeout=1.0)
+                    except subprocess.TimeoutExpired:
+                        code = None
                     raise self._fail(
                         "crash", f"the program closed its input during {what} (exit code {code})"
                     ) from None
@@ -251,6 +297,8 @@ class ExternalBot:
         hard = getattr(clock, "hard_deadline", None)
         now = time.perf_counter()
         deadline = hard if hard is not None else now + self.timeout
+        if self.protocol == "codingame":
+            return self._act_codingame(state, deadline)
         left = clock.time_left()
         latency = statistics.median(self.latency_ms) if self.latency_ms else 0.0
         legal = (
@@ -276,6 +324,30 @@ class ExternalBot:
         info = reply.get("info")
         return Decision(action, info if isinstance(info, dict) else {})
 
+    def _act_codingame(self, state: GameState[Any], deadline: float) -> Decision:
+        """One CodinGame turn: write the input (the initial input first), read one line, keep stderr."""
+        player = state.current_player()
+        try:
+            text = state.codingame_turn(player)  # type: ignore[attr-defined]
+            if self._turns == 0:
+                text = state.codingame_init(player) + text  # type: ignore[attr-defined]
+        except AttributeError:
+            raise SpecError(
+                f"external bot protocol codingame: {state.game.name} has no CodinGame input "
+                "(codingame_init/codingame_turn); use protocol=jsonl"
+            ) from None
+        assert self.process is not None
+        cpu0 = _cpu_seconds(self.process.pid)
+        self._write(text.encode(), deadline, "a turn")
+        line = self._readline(deadline, "a turn")
+        cpu1 = _cpu_seconds(self.process.pid)
+        self.last_move_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+        self._turns += 1
+        # Java's readLine ends a line at "\n" or "\r\n"; the game's parser gets the rest untouched.
+        answer = line[:-1] if line.endswith(b"\r") else line
+        stderr = self._new_stderr()
+        return Decision(answer.decode("utf-8", "replace"), {"stderr": stderr} if stderr else {})
+
 
 def make_external_bot(
     game: Game[Any],
@@ -288,7 +360,10 @@ def make_external_bot(
     startup_timeout: float = STARTUP_TIMEOUT,
     timeout: float = UNTIMED_TIMEOUT,
 ) -> ExternalBot:
-    """Registry factory: ``external(cmd='python3 bot.py',protocol=jsonl,name=mine)`` (the registry sets the name)."""
-    if protocol != "jsonl":
-        raise SpecError(f"external bot protocol {protocol!r} is not supported; use jsonl")
-    return ExternalBot(cmd, cwd=cwd, env=env, startup_timeout=startup_timeout, timeout=timeout)
+    """Registry factory: ``external(cmd='python3 bot.py',protocol=jsonl,name=mine)`` (the registry sets the name).
+
+    ``protocol=codingame`` plays a game that offers CodinGame text hooks over its original stdin/stdout.
+    """
+    return ExternalBot(
+        cmd, cwd=cwd, env=env, startup_timeout=startup_timeout, timeout=timeout, protocol=protocol
+    )

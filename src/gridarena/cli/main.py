@@ -57,6 +57,10 @@ COMMANDS: dict[str, Command] = {
     "reversixt": Command(
         "gridarena.cli.reversixt", "ReversiXT: check reference traces, describe maps, count moves, play over TCP"
     ),
+    "iceandfire": Command(
+        "gridarena.cli.iceandfire",
+        "Ice and Fire: the seed's map, a match over the CodinGame protocol, a bot on stdin/stdout",
+    ),
 }
 
 REPORT = "please report this, with the command line; --debug shows the traceback"

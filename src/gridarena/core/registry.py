@@ -16,9 +16,10 @@ from gridarena.core.errors import UnknownNameError
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import Game
 
-GameId: TypeAlias = Literal["isolation", "pentocity", "reversixt", "slidingpuzzle"]
+GameId: TypeAlias = Literal["iceandfire", "isolation", "pentocity", "reversixt", "slidingpuzzle"]
 
 _GAMES: dict[GameId, str] = {
+    "iceandfire": "gridarena.games.iceandfire.rules:IceAndFire",
     "isolation": "gridarena.games.isolation.rules:Isolation",
     "pentocity": "gridarena.games.pentocity.rules:Pentocity",
     "reversixt": "gridarena.games.reversixt.rules:ReversiXT",
@@ -43,6 +44,13 @@ _SEARCH_BOTS: dict[str, str] = {
 }
 
 _GAME_BOTS: dict[str, dict[str, str]] = {
+    "iceandfire": {
+        "wood3": "gridarena.games.iceandfire.bots:make_wood3_bot",
+        "wood2": "gridarena.games.iceandfire.bots:make_wood2_bot",
+        "wood1": "gridarena.games.iceandfire.bots:make_wood1_bot",
+        "postmortem": "gridarena.games.iceandfire.bots:make_postmortem_bot",
+        "best": "gridarena.games.iceandfire.bots:make_best_bot",
+    },
     "isolation": {
         "greedy": "gridarena.games.isolation.bots:make_greedy_bot",
         "mm_open": "gridarena.games.isolation.aind.bots:make_mm_open",

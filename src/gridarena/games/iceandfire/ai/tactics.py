@@ -1,0 +1,270 @@
+"""Chains, cuts, finishers and tower defence: the tactics the post-mortems of spec 18.1 are made of.
+
+* :func:`chain_search`: the chain-train Dijkstra of spec 18.1 (1): from a player's active
+  territory, entering a cell costs the cheapest level that may take it (10, 20 or 30), own active
+  cells cost nothing, and a unit that can still act may make the first step by a free MOVE.
+* :func:`chain_steps` / :func:`play_chain`: the cheapest chain to a cell, and playing it on a board.
+* :func:`score_plan`: what a plan is worth over a short horizon, in gold: income won, the
+  opponent's territory (and mines) cut off, units killed, gold spent.
+* :func:`best_cut`: every reachable cell of the opponent as a chain target, scored by playing it.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from gridarena.games.iceandfire.ai.board import CELLS, MINE, UNIT_COST, UPKEEP, Board, xy
+
+INF = 10**9
+WIN = 10**6
+
+
+@dataclass(slots=True)
+class Chains:
+    """The Dijkstra's result: cost to reach each cell, and how (parent, level, moving unit)."""
+
+    player: int
+    cost: list[int]
+    parent: list[int]
+    level: list[int]
+    mover: list[int]
+    upkeep: list[int]
+
+
+@dataclass(slots=True)
+class Plan:
+    """Commands to play and the board after them, with their value."""
+
+    commands: list[str]
+    board: Board
+    score: float
+    what: str = ""
+    target: int = -1
+    cells: list[int] = field(default_factory=list)
+
+
+def chain_search(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
+    """Cheapest chains from ``player``'s territory to every cell, up to ``budget`` gold.
+
+    ``all_units_act``: every unit of the player may make the free first MOVE (the opponent's next
+    turn); otherwise only those that have not moved yet this turn.
+    """
+    owner, active, neighbours = board.owner, board.active, board.info.neighbours
+    cost = [INF] * CELLS
+    parent = [-1] * CELLS
+    level = [0] * CELLS
+    mover = [-1] * CELLS
+    upkeep = [0] * CELLS
+    heap: list[tuple[int, int]] = []
+    for i in range(CELLS):
+        if owner[i] == player and active[i]:
+            cost[i] = 0
+    for i in range(CELLS):
+        lv = board.unit_level[i]
+        if lv and board.unit_owner[i] == player and active[i] and (all_units_act or not board.moved[i]):
+            for n in neighbours[i]:
+                if cost[n] > 0 and board.capturable(n, player, lv):
+                    cost[n], parent[n], level[n], mover[n] = 0, i, lv, i
+    heap = [(0, i) for i in range(CELLS) if cost[i] == 0]
+    heapq.heapify(heap)
+    min_level = [0] * CELLS
+    for i in range(CELLS):
+        if not board.info.void[i] and not (owner[i] == player and active[i]):
+            min_level[i] = board.min_level(i, player)
+    while heap:
+        c, i = heapq.heappop(heap)
+        if c > cost[i]:
+            continue
+        for n in neighbours[i]:
+            lv = min_level[n]
+            if not lv:
+                continue
+            nc = c + UNIT_COST[lv]
+            if nc > budget or nc >= cost[n]:
+                continue
+            cost[n], parent[n], level[n], mover[n] = nc, i, lv, -1
+            upkeep[n] = upkeep[i] + UPKEEP[lv]
+            heapq.heappush(heap, (nc, n))
+    return Chains(player, cost, parent, level, mover, upkeep)
+
+
+def chain_steps(chains: Chains, board: Board, target: int) -> list[tuple[int, int, int]]:
+    """The chain to ``target`` as (cell, level, moving unit's cell or -1), territory side first."""
+    steps = []
+    i = target
+    player = chains.player
+    while not (board.owner[i] == player and board.active[i]):
+        steps.append((i, chains.level[i], chains.mover[i]))
+        if chains.mover[i] >= 0:
+            break
+        i = chains.parent[i]
+        if i < 0:
+            return []
+    steps.reverse()
+    return steps
+
+
+def play_chain(board: Board, steps: list[tuple[int, int, int]], player: int = 0) -> list[str] | None:
+    """Play a chain on ``board`` (changed); its commands, or None if a step fails."""
+    commands = []
+    for c, _, src in steps:
+        x, y = xy(c)
+        if src >= 0:
+            uid = board.unit_id[src]
+            if board.move(src, c, defer=True) != c:
+                board.recompute_activity()
+                return None
+            commands.append(f"MOVE {uid} {x} {y}")
+        else:
+            lv = board.min_level(c, player)
+            if not lv or not board.train(c, lv, player, defer=True):
+                board.recompute_activity()
+                return None
+            commands.append(f"TRAIN {lv} {x} {y}")
+        if board.won == player:
+            break
+    board.recompute_activity()
+    return commands
+
+
+def territory(board: Board, player: int) -> int:
+    """Active cells plus 4 per active mine: the income before upkeep."""
+    total = 0
+    owner, active, building = board.owner, board.active, board.building
+    for i in range(CELLS):
+        if owner[i] == player and active[i]:
+            total += 5 if building[i] == MINE else 1
+    return total
+
+
+def units_value(board: Board, player: int, active_only: bool = True) -> int:
+    """The cost of ``player``'s units (on active cells only, by default: the others die)."""
+    return sum(
+        UNIT_COST[board.unit_level[i]]
+        for i in range(CELLS)
+        if board.unit_level[i] and board.unit_owner[i] == player and (board.active[i] or not active_only)
+    )
+
+
+def upkeep_of(board: Board, player: int) -> int:
+    """Upkeep of ``player``'s units on active cells."""
+    return sum(
+        UPKEEP[board.unit_level[i]]
+        for i in range(CELLS)
+        if board.unit_level[i] and board.unit_owner[i] == player and board.active[i]
+    )
+
+
+def summary(board: Board, player: int) -> tuple[int, int, int, int, int, int]:
+    """In one pass over the cells: ``player``'s territory, upkeep and units on active cells, then the
+    opponent's territory, its units on active cells and all its units (what :func:`score_plan` compares)."""
+    e = 1 - player
+    terr = upkeep = units = e_terr = e_units = e_all = 0
+    owner, active, building = board.owner, board.active, board.building
+    level, unit_owner = board.unit_level, board.unit_owner
+    for i in range(CELLS):
+        o = owner[i]
+        if o == player:
+            if active[i]:
+                terr += 5 if building[i] == MINE else 1
+                lv = level[i]
+                if lv and unit_owner[i] == player:
+                    upkeep += UPKEEP[lv]
+                    units += UNIT_COST[lv]
+        elif o == e:
+            if active[i]:
+                e_terr += 5 if building[i] == MINE else 1
+            lv = level[i]
+            if lv and unit_owner[i] == e:
+                e_all += UNIT_COST[lv]
+                if active[i]:
+                    e_units += UNIT_COST[lv]
+    return terr, upkeep, units, e_terr, e_units, e_all
+
+
+def score_plan(
+    before: Board,
+    after: Board,
+    player: int,
+    horizon: float,
+    before_summary: tuple[int, int, int, int, int, int] | None = None,
+) -> float:
+    """The plan's worth in gold over ``horizon`` turns (a won game is worth :data:`WIN`).
+
+    Income won (own territory less upkeep), the opponent's territory taken or cut off, its units
+    killed (on the chain, or left on cut-off cells: they die at its turn start), minus the gold
+    spent; gold turned into units still counts a little (military score, blocking).
+    """
+    if after.won == player:
+        return WIN
+    b_terr, b_upkeep, b_units, b_eterr, _, b_eall = before_summary or summary(before, player)
+    a_terr, a_upkeep, a_units, a_eterr, a_eunits, _ = summary(after, player)
+    mine = (a_terr - a_upkeep) - (b_terr - b_upkeep)
+    theirs = b_eterr - a_eterr
+    killed = b_eall - a_eunits
+    spent = before.gold[player] - after.gold[player]
+    return horizon * (mine + theirs) + killed - spent + 0.3 * (a_units - b_units)
+
+
+def best_cut(
+    board: Board, player: int, budget: int, horizon: float, limit: int = 40, all_units_act: bool = False
+) -> Plan | None:
+    """The best chain into the opponent's territory by :func:`score_plan` (None: none is worth it).
+
+    The board's gold for ``player`` is set to ``budget`` on the copy (the opponent's next turn).
+    """
+    e = 1 - player
+    chains = chain_search(board, player, budget, all_units_act)
+    targets = [
+        i
+        for i in range(CELLS)
+        if chains.cost[i] < INF and board.owner[i] == e and (board.active[i] or board.unit_owner[i] == e)
+    ]
+    targets.sort(key=lambda i: chains.cost[i])
+    base = board
+    if board.gold[player] != budget or all_units_act:
+        base = board.copy()
+        base.gold[player] = budget
+        if all_units_act:
+            base.moved = [False] * CELLS
+    best: Plan | None = None
+    before = summary(base, player)
+    for target in targets[:limit]:
+        steps = chain_steps(chains, base, target)
+        if not steps:
+            continue
+        after = base.copy()
+        commands = play_chain(after, steps, player)
+        if commands is None:
+            continue
+        score = score_plan(base, after, player, horizon, before)
+        if best is None or score > best.score:
+            best = Plan(commands, after, score, "cut", target, [s[0] for s in steps])
+            if score >= WIN:
+                break
+    return best
+
+
+def finisher(board: Board, player: int, budget: int, all_units_act: bool = False) -> Plan | None:
+    """A chain that takes the opponent's HQ this turn with ``budget`` gold, if there is one."""
+    chains = chain_search(board, player, budget, all_units_act)
+    hq = board.hq[1 - player]
+    if chains.cost[hq] > budget:
+        return None
+    base = board.copy()
+    base.gold[player] = budget
+    if all_units_act:
+        base.moved = [False] * CELLS
+    steps = chain_steps(chains, base, hq)
+    if not steps:
+        return None
+    commands = play_chain(base, steps, player)
+    if commands is None or base.won != player:
+        return None
+    return Plan(commands, base, WIN, "finish", hq, [s[0] for s in steps])
+
+
+def hq_chain_cost(board: Board, player: int, budget: int) -> int:
+    """What ``player`` needs to take the opponent's HQ in one turn (INF if more than ``budget``)."""
+    return chain_search(board, player, budget, all_units_act=True).cost[board.hq[1 - player]]

@@ -1,0 +1,109 @@
+"""``gridarena iceandfire map|match|bot``: the seed's map, one match on the arena's loop with its replay
+and --json object, a bot on stdin/stdout; bad input is one clear line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from gridarena.arena.replay import read_replay
+from gridarena.cli.iceandfire import is_command, main, winner_of
+from gridarena.cli.main import main as gridarena
+from gridarena.core.registry import make
+from gridarena.games.iceandfire.mapgen import format_map, generate
+
+GAME = make("iceandfire")
+
+
+def test_map_prints_the_generator_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gridarena(["iceandfire", "map", "--seed", "-7095413993656790854"]) == 0
+    out = capsys.readouterr().out
+    assert out == format_map(generate(-7095413993656790854))
+    assert " 0 ...#......##" in out  # spec section 17
+    assert main(["map", "--seed", "1", "--rules", "multi"]) == 0
+    assert capsys.readouterr().out == format_map(generate(1, "multi"))
+
+
+def test_match_json_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    replay = tmp_path / "m.jsonl"
+    assert (
+        main(["match", "--p1", "best", "--p2", "wood1", "--seed", "4", "--json", "--replay", str(replay)])
+        == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert list(result) == [
+        "seed",
+        "rules",
+        "winner",
+        "scores",
+        "turns",
+        "termination",
+        "forfeit_player",
+        "reason",
+    ]
+    assert result["seed"] == 4 and result["rules"] == "contest" and result["winner"] == 0
+    assert result["termination"] == "normal" and result["forfeit_player"] is None
+    assert result["scores"][1] == -1  # the referee's score of an HQ-less loser
+    saved = read_replay(replay)
+    assert saved.header["game"] == "iceandfire" and saved.header["time_control"] == "1/50ms"
+    assert saved.result is not None and saved.result["reason"] == result["reason"]
+    assert saved.turns[0]["action"].startswith("TRAIN")
+
+
+def test_match_prints_a_line_without_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["match", "--p1", "wood3", "--p2", "wood2", "--seed", "2", "--untimed", "--league", "wood2"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out.startswith("winner: p") and "seed 2" in out
+
+
+def test_a_player_with_a_space_or_a_path_is_a_command() -> None:
+    assert not is_command("best", GAME) and not is_command("random", GAME)
+    assert is_command("python3 bot.py", GAME) and is_command("./bot", GAME) and is_command("mybot", GAME)
+    assert winner_of((1.0, -1.0)) == 0 and winner_of((-1.0, 1.0)) == 1 and winner_of((0.0, 0.0)) is None
+
+
+def test_a_missing_program_loses_its_first_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--p1", "wood1", "--p2", "/nonexistent/bot", "--seed", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["winner"], result["termination"], result["forfeit_player"]) == (0, "crash", 1)
+    assert "cannot start /nonexistent/bot" in result["reason"]
+
+
+def test_bad_limits_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert gridarena(["iceandfire", "match", "--p1", "best", "--p2", "best", "--turn-ms", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gridarena iceandfire: error: --first-turn-ms and --turn-ms must be positive")
+
+
+def test_bot_reads_stdin_and_answers_one_line_a_turn(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = GAME.new_initial_state(1)
+    text = state.codingame_init(0) + state.codingame_turn(0)
+    state2 = state.apply_action(state.string_to_action("WAIT"))
+    state3 = state2.apply_action(state2.string_to_action("WAIT"))
+    text += state3.codingame_turn(0)
+    lines = iter(text.splitlines(keepends=True))
+    monkeypatch.setattr(sys, "stdin", type("In", (), {"readline": lambda self: next(lines, "")})())
+    assert main(["bot", "wood3"]) == 0
+    assert capsys.readouterr().out == "WAIT;TRAIN 1 1 0\nWAIT;TRAIN 1 1 0\n"
+
+
+def test_bot_names_a_broken_input_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = iter(["2\n", "1 0\n", "oops\n"])
+    monkeypatch.setattr(sys, "stdin", type("In", (), {"readline": lambda self: next(lines, "")})())
+    assert main(["bot", "best"]) == 1
+    assert capsys.readouterr().err == (
+        "gridarena iceandfire: error: line 3: expected mine spot 2 as 'x y', got 'oops'\n"
+    )
+    lines = iter(["0\n", "21\n", "1\n", "20\n", "2\n", *["...\n"] * 12, "0\n", "0\n"])
+    assert main(["bot", "best"]) == 1
+    assert "turn 1: unreadable input" in capsys.readouterr().err
