@@ -104,6 +104,7 @@ _EVALUATORS: dict[str, str] = {
 #: carries ``data-game`` and ``data-ply``). The web viewer and ``gridarena replay --svg`` find a game's
 #: drawing here, so a new game plugs into both with its ``render.py`` and this one line.
 _RENDERERS: dict[str, str] = {
+    "iceandfire": "gridarena.games.iceandfire.render:render_svg",
     "isolation": "gridarena.games.isolation.render:render_svg",
     "pentocity": "gridarena.games.pentocity.render:render_svg",
     "slidingpuzzle": "gridarena.games.slidingpuzzle.render:render_svg",

@@ -135,6 +135,12 @@ _FILL = {
 _DARK = ("#8c1d0e", "#0e3a8c")
 
 
+def render_svg(state: IceAndFireState, *, last_action: object = None) -> str:
+    """The web viewer's and ``gridarena replay --svg``'s picture (the registry's renderer): the state
+    already holds the turn just played (``last_turn``), so ``last_action`` adds nothing."""
+    return state_to_svg(state)
+
+
 def state_to_svg(state: IceAndFireState, title: str = "") -> str:
     """An SVG picture: cells by owner and activity (pale = inactive), mine spots as small diamonds,
     buildings (H, M, T squares), units as circles with their level and id, the turn's commands as
@@ -153,7 +159,9 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
     height = size + 20 + 16 * (len(text_lines) + (1 if title else 0))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
-        f'viewBox="0 0 {size} {height}" font-family="monospace" font-size="12">',
+        f'viewBox="0 0 {size} {height}" font-family="monospace" font-size="12" '
+        f'data-game="iceandfire" data-ply="{state.ply}" data-turn="{state.turn}" '
+        f'data-gold="{state.gold[0]} {state.gold[1]}">',
         f'<rect width="{size}" height="{height}" fill="white"/>',
     ]
     for c in range(144):

@@ -325,6 +325,7 @@ class IceAndFireState(BaseState[Turn]):
     last_player: Player | None = None
     log: tuple[str, ...] = ()
     result: Result | None = None
+    ply: int = field(default=0, compare=False)  # turns played from the start: history, for pictures
 
     # -- the API -----------------------------------------------------------------------------
 
@@ -359,7 +360,7 @@ class IceAndFireState(BaseState[Turn]):
     def _apply(self, action: Turn) -> IceAndFireState:
         referee = Referee(self)
         referee.play(tuple(action))
-        return referee.freeze(tuple(action), self.player)
+        return replace(referee.freeze(tuple(action), self.player), ply=self.ply + 1)
 
     def forfeit(self, player: Player, termination: str, reason: str) -> IceAndFireState:
         """``player`` is deactivated (timeout, crash, unrecognised command): it loses at once."""
