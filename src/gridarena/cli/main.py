@@ -55,7 +55,8 @@ COMMANDS: dict[str, Command] = {
     ),
     "isolation": Command("gridarena.cli.isolation", "Isolation: AIND tournament and fair head-to-head pairs"),
     "reversixt": Command(
-        "gridarena.cli.reversixt", "ReversiXT: check reference traces, describe maps, count moves, play over TCP"
+        "gridarena.cli.reversixt",
+        "ReversiXT: check reference traces, describe maps, count moves, play over TCP",
     ),
     "iceandfire": Command(
         "gridarena.cli.iceandfire",

@@ -30,7 +30,6 @@ from gridarena.games.reversixt.mapinfo import describe
 from gridarena.games.reversixt.rules import resolve_map_path
 from gridarena.games.reversixt.trace import read_trace_text, verify
 
-
 NET_MODULE = "gridarena.cli.reversixt_net"
 
 Handler = Callable[[argparse.Namespace], int]
