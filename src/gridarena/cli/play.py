@@ -47,15 +47,20 @@ def run(args: argparse.Namespace) -> int:
     recorders: list[Recorder] = []
     if args.replay:
         recorders.append(ReplayRecorder(args.replay, game, specs, seed, game.new_initial_state(seed)))
-    record = play_game(
-        game,
-        bots,
-        seed=seed,
-        names=specs,
-        time_per_move=args.time,
-        max_plies=args.max_plies,
-        recorders=recorders,
-    )
+    try:
+        record = play_game(
+            game,
+            bots,
+            seed=seed,
+            names=specs,
+            time_per_move=args.time,
+            max_plies=args.max_plies,
+            recorders=recorders,
+        )
+    finally:  # an external program is killed and reaped, whatever happened
+        for bot in bots:
+            if hasattr(bot, "close"):
+                bot.close()
     outcome = record.outcome
     summary = {
         "game": game.name,
