@@ -24,6 +24,9 @@ from gridarena.cli.search import position
 from gridarena.core.errors import GridArenaError
 from gridarena.core.files import read_text
 from gridarena.core.registry import available_games, make
+from gridarena.games.reversixt.formats import read_map
+from gridarena.games.reversixt.rules import resolve_map_path
+from gridarena.games.reversixt.trace import read_trace_text, verify
 from gridarena.games.slidingpuzzle.formats import parse_case, parse_pdb_config, parse_solution
 from gridarena.games.slidingpuzzle.pdb.fileformat import MAGIC, load_pdb
 
@@ -41,8 +44,11 @@ READERS: dict[str, Callable[[str], object]] = {
     "replay": lambda p: read_replay(p, warn=lambda _message: None),
     "players file": players_from_file,
     "database": _store,
+    "ReversiXT map": read_map,
+    "ReversiXT trace": lambda p: verify(read_map(SAMPLER), read_trace_text(p), p),
 }
 GAMES = sorted(available_games())
+SAMPLER = resolve_map_path("sampler")
 TEXTY = st.text(alphabet=st.characters(codec="utf-8"), max_size=300)
 PREFIXES = {  # bytes that get a reader past its first check, so the fuzzing reaches the deeper parsing
     "PDB file": MAGIC,

@@ -42,16 +42,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="iceandfire_command", metavar="COMMAND", required=True)
     show = commands.add_parser("map", help="print the map of a CodinGame seed", description=__doc__)
     show.add_argument("--seed", type=int, required=True, help="the CodinGame seed (a Java long)")
-    show.add_argument("--rules", choices=RULES, default="contest")
-    show.add_argument("--league", choices=LEAGUES, default="bronze")
+    show.add_argument(
+        "--rules",
+        choices=RULES,
+        default="contest",
+        help="contest (default: the May 2019 referee) or multi (the later one)",
+    )
+    show.add_argument(
+        "--league",
+        choices=LEAGUES,
+        default="bronze",
+        help="wood3, wood2, wood1 or bronze (default: every rule)",
+    )
     show.set_defaults(handler=run_map)
 
     match = commands.add_parser("match", help="one game between two bots or programs", description=__doc__)
     match.add_argument("--p1", required=True, help="red (moves first): a bot NAME or a command")
     match.add_argument("--p2", required=True, help="blue: a bot NAME or a command")
     match.add_argument("--seed", type=int, help="the map seed (drawn and printed when absent)")
-    match.add_argument("--rules", choices=RULES, default="contest")
-    match.add_argument("--league", choices=LEAGUES, default="bronze")
+    match.add_argument(
+        "--rules",
+        choices=RULES,
+        default="contest",
+        help="contest (default: the May 2019 referee) or multi (the later one)",
+    )
+    match.add_argument(
+        "--league",
+        choices=LEAGUES,
+        default="bronze",
+        help="wood3, wood2, wood1 or bronze (default: every rule)",
+    )
     match.add_argument("--replay", metavar="FILE", help="write the replay (JSON Lines) to FILE")
     match.add_argument("--json", action="store_true", help="print the result as one JSON object")
     match.add_argument("--first-turn-ms", type=float, default=1000.0, help="limit of a first answer")
@@ -66,8 +86,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "bot", help="one of our bots on stdin/stdout, as behind a CodinGame submission", description=__doc__
     )
     bot.add_argument("name", help="a bot spec, e.g. best, postmortem, wood1, random")
-    bot.add_argument("--rules", choices=RULES, default="contest")
-    bot.add_argument("--league", choices=LEAGUES, default="bronze")
+    bot.add_argument(
+        "--rules",
+        choices=RULES,
+        default="contest",
+        help="contest (default: the May 2019 referee) or multi (the later one)",
+    )
+    bot.add_argument(
+        "--league",
+        choices=LEAGUES,
+        default="bronze",
+        help="wood3, wood2, wood1 or bronze (default: every rule)",
+    )
     bot.set_defaults(handler=run_bot)
 
 

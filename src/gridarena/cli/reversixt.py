@@ -24,6 +24,7 @@ import json
 import time
 from collections.abc import Callable
 
+from gridarena.cli.help import examples
 from gridarena.core.errors import GridArenaError
 from gridarena.games.reversixt.formats import read_map
 from gridarena.games.reversixt.mapinfo import describe
@@ -46,6 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "verify-trace",
         help="replay a reference-server log and compare every move",
         description="Replay a reference-server log (plain or .gz) on MAP and compare every move.",
+        **examples("gridarena reversixt verify-trace maps/example.map golden/example.server.log.gz"),
     )
     vt.add_argument("map", help="the map file the game was played on (a project map name also works)")
     vt.add_argument("trace", help="the server's console output (plain text or .gz)")
@@ -53,7 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     vt.set_defaults(reversixt_handler=run_verify_trace)
 
     info = commands.add_parser(
-        "mapinfo", help="describe a map", description="Describe a map and its regions."
+        "mapinfo",
+        help="describe a map",
+        description="Describe a map and its regions.",
+        **examples("gridarena reversixt mapinfo sampler", "gridarena reversixt mapinfo my.map --json"),
     )
     info.add_argument("map", help="a map file (.gz allowed) or a project map name (othello8, sampler)")
     info.add_argument("--json", action="store_true", help="print the description as JSON")
@@ -63,6 +68,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "perft",
         help="count the leaves of the move tree with the fast engine",
         description="Count the leaves of the move tree DEPTH plies down from the map's start (fast engine).",
+        **examples("gridarena reversixt perft othello8 --depth 8 --json"),
     )
     perft.add_argument("map", help="a map file (.gz allowed) or a project map name")
     perft.add_argument("--depth", type=int, required=True, help="plies (moves of any player)")
@@ -72,12 +78,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     if importlib.util.find_spec(NET_MODULE) is not None:
         net = importlib.import_module(NET_MODULE)
         server = commands.add_parser(
-            "server", help="run a game server (the reference protocol)", description=net.__doc__
+            "server",
+            help="run a game server (the reference protocol)",
+            description=net.__doc__,
+            **examples("gridarena reversixt server --map othello8 --time 2 --depth 0 --result result.txt"),
         )
         net.configure_server(server)
         server.set_defaults(reversixt_handler=net.run_server)
         client = commands.add_parser(
-            "client", help="play one of our bots against a server", description=net.__doc__
+            "client",
+            help="play one of our bots against a server",
+            description=net.__doc__,
+            **examples("gridarena reversixt client --port 7777 --group 5 --bot best"),
         )
         net.configure_client(client)
         client.set_defaults(reversixt_handler=net.run_client)

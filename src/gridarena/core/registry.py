@@ -107,6 +107,7 @@ _RENDERERS: dict[str, str] = {
     "iceandfire": "gridarena.games.iceandfire.render:render_svg",
     "isolation": "gridarena.games.isolation.render:render_svg",
     "pentocity": "gridarena.games.pentocity.render:render_svg",
+    "reversixt": "gridarena.games.reversixt.render:render_svg",
     "slidingpuzzle": "gridarena.games.slidingpuzzle.render:render_svg",
 }
 

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rxt_data import REJECTED, all_maps, catalogue, folder
 
+from gridarena.core.files import FileReadError
 from gridarena.games.reversixt.formats import (
     DX,
     DY,
@@ -191,11 +192,11 @@ def test_gridarena_rejections_name_line_column_and_reason(text: str, match: str,
 
 
 def test_read_map_reports_missing_and_broken_files(tmp_path: Path) -> None:
-    with pytest.raises(MapFormatError, match=r"nothing\.map: cannot read the map"):
+    with pytest.raises(FileReadError, match=r"nothing\.map: cannot read the map: no such file"):
         read_map(tmp_path / "nothing.map")
     bad = tmp_path / "bad.map.gz"
-    bad.write_bytes(b"not gzip")
-    with pytest.raises(MapFormatError, match=r"bad\.map\.gz: cannot read the map"):
+    bad.write_bytes(b"\x1f\x8b\x08 truncated gzip")
+    with pytest.raises(FileReadError, match=r"bad\.map\.gz: the map is corrupt gzip data"):
         read_map(bad)
 
 

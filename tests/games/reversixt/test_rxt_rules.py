@@ -14,6 +14,7 @@ from rxt_data import folder, loadable_maps
 
 from gridarena.core.checker import check_game
 from gridarena.core.errors import ActionParseError, IllegalActionError, StateFormatError
+from gridarena.core.files import FileReadError
 from gridarena.core.registry import make
 from gridarena.core.types import TERMINAL, Outcome
 from gridarena.games.reversixt.formats import EXPANSION, HOLE, MapFormatError, parse_map, read_map
@@ -255,7 +256,7 @@ def test_project_maps_and_the_default() -> None:
 
 
 def test_a_bad_map_parameter_is_one_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(MapFormatError, match=r"nowhere\.map: cannot read the map"):
+    with pytest.raises(FileReadError, match=r"nowhere\.map: cannot read the map: no such file"):
         make("reversixt(map=nowhere.map)")
     bad = tmp_path / "bad.map"
     bad.write_text("9 0 0 0 1 1 0")

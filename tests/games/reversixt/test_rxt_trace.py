@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rxt_data import folder, golden_traces, map_for_trace
 
+from gridarena.core.files import FileReadError
 from gridarena.games.reversixt.formats import read_map
 from gridarena.games.reversixt.trace import TraceFormatError, parse_trace, read_trace_text, verify
 
@@ -123,7 +124,7 @@ def test_text_that_is_no_trace_is_refused(shared_data: Path) -> None:
 
 
 def test_missing_trace_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(TraceFormatError, match="cannot read the trace"):
+    with pytest.raises(FileReadError, match=r"none\.log\.gz: cannot read the trace: no such file"):
         read_trace_text(tmp_path / "none.log.gz")
 
 

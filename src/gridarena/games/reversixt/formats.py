@@ -13,7 +13,6 @@ Every module of the ReversiXT package (rules, fast kernels, protocol, server, cl
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Final
 
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import read_bytes
 
 # Cell codes, one byte per cell. 1..8 is a stone of that player.
 EMPTY: Final = 0
@@ -307,16 +307,11 @@ def _endpoint_problem(cells: bytes, height: int, width: int, x: int, y: int, d: 
 def read_map(path: str | Path, *, strict: bool = True) -> ReversiMap:
     """Read a map file (``.gz`` allowed); its name is the file name without ``.map``/``.gz``.
 
-    A file that cannot be read or is not ASCII raises :class:`MapFormatError` too, so the CLI has one
-    error to turn into one line.
+    A file that cannot be read raises :class:`~gridarena.core.files.FileReadError` (missing, a folder,
+    corrupt gzip); bytes that are not ASCII end up in a token the parser rejects with its position.
     """
     p = Path(path)
-    try:
-        data = gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes()
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
-        raise MapFormatError(
-            str(path), 0, 0, f"cannot read the map: {getattr(e, 'strerror', None) or e}"
-        ) from e
+    data = read_bytes(p, "map", gunzip=True)  # the project's one reading path: one line naming the file
     return parse_map(decode_map(data, str(path)), str(path), strict=strict, name=map_name(p))
 
 

@@ -25,6 +25,7 @@ from gridarena.games.reversixt.formats import (
     HOLE,
     INVERSION,
     SYMBOLS,
+    cells_to_symbols,
     is_stone,
 )
 
@@ -87,8 +88,13 @@ def _edge(x: int, y: int, d: int, cell: int, margin: int) -> tuple[float, float]
     return cx + DX[d] * cell / 2, cy + DY[d] * cell / 2
 
 
-def render_svg(state: ReversiState, cell: int = 28, title: str | None = None) -> str:
-    """The position as an SVG document (a string)."""
+def render_svg(
+    state: ReversiState, cell: int = 28, title: str | None = None, *, last_action: object = None
+) -> str:
+    """The position as an SVG document (a string), the registry's renderer for the web viewer and
+    ``gridarena replay --svg``. The root carries ``data-game``, ``data-ply`` (moves played), ``data-cells``
+    (the board in map symbols, row by row) and ``data-phase``; the state itself remembers its last move,
+    so ``last_action`` adds nothing."""
     m = state.game.board
     w, h = m.width, m.height
     margin = cell
@@ -100,7 +106,9 @@ def render_svg(state: ReversiState, cell: int = 28, title: str | None = None) ->
     heading = title if title is not None else f"{m.name or 'reversixt'} · " + status_lines(state)[0]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" data-game="reversixt" '
+        f'data-ply="{state.ply}" data-phase="{state.phase}" '
+        f'data-cells="{html.escape(cells_to_symbols(state.cells))}">',
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
         f'<text x="{margin}" y="20" font-size="14">{html.escape(heading)}</text>',
         f'<g transform="translate(0,{top})">',

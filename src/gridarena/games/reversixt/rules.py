@@ -351,6 +351,7 @@ def settle(
     forfeits: tuple[tuple[Player, str], ...] = (),
     last_move: Move | None = None,
     phase1_scores: tuple[int, ...] | None = None,
+    ply: int = 0,
 ) -> ReversiState:
     """The state with the player to move and the phase derived from the rest (spec 5.5, 5.6, 6.1, 6.5).
 
@@ -397,6 +398,7 @@ def settle(
         forfeits=forfeits,
         last_move=last_move,
         phase1_scores=phase1_scores,
+        ply=ply,
     )
 
 
@@ -464,6 +466,7 @@ class ReversiState(BaseState[Move]):
     last_move: Move | None = field(default=None, compare=False)
     phase1_scores: tuple[int, ...] | None = field(default=None, compare=False)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    ply: int = field(default=0, compare=False)  # moves played from the start: history, for pictures
     """Legal moves once computed (the checker, bots and traces ask a state for them several times)."""
 
     # -- the game API
@@ -548,6 +551,7 @@ class ReversiState(BaseState[Move]):
             forfeits=self.forfeits,
             last_move=move,
             phase1_scores=self.phase1_scores,
+            ply=self.ply + 1,
         )
 
     def is_terminal(self) -> bool:
@@ -575,6 +579,7 @@ class ReversiState(BaseState[Move]):
             forfeits=(*self.forfeits, (player, termination)),
             last_move=self.last_move,
             phase1_scores=self.phase1_scores,
+            ply=self.ply,
         )
 
     def scores(self) -> tuple[int | None, ...]:

@@ -12,13 +12,13 @@ and the scores, and stops at the first divergence.
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gridarena.core.errors import GridArenaError, IllegalActionError
+from gridarena.core.files import read_bytes
 from gridarena.games.reversixt.formats import CODES, SYMBOLS, ReversiMap
 from gridarena.games.reversixt.rules import (
     PHASE_BOMBS,
@@ -71,14 +71,8 @@ _VALID = re.compile(r"^valid positions: (\d+)$")
 
 
 def read_trace_text(path: str | Path) -> str:
-    """The text of a log file (``.gz`` allowed); a file that cannot be read is a TraceFormatError."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-        if p.suffix == ".gz":
-            data = gzip.decompress(data)
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
-        raise TraceFormatError(f"{path}: cannot read the trace: {getattr(e, 'strerror', None) or e}") from e
+    """The text of a log file (gzip allowed); a file that cannot be read is one FileReadError line."""
+    data = read_bytes(path, "trace", gunzip=True)  # the project's one reading path
     return data.decode("latin-1")
 
 
