@@ -710,7 +710,7 @@ def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:
             last_move=None if lm is None else Move(*(int(v) for v in lm)),
             phase1_scores=None if p1 is None else tuple(int(v) for v in p1),
         )
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, OverflowError) as error:
         if isinstance(error, GridArenaError):
             raise
         raise StateFormatError(f"reversixt: not a state: {error!r}") from error
