@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import gzip
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -33,7 +32,8 @@ from pathlib import Path
 from typing import Final, TypeAlias
 
 from gridarena.core.errors import GridArenaError
-from gridarena.games.reversixt.formats import SYMBOLS, ReversiMap, decode_map, map_name, parse_map
+from gridarena.core.files import read_bytes
+from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map
 from gridarena.games.reversixt.protocol import (
     FROM_CLIENT,
     ConnectionClosedError,
@@ -54,6 +54,7 @@ from gridarena.games.reversixt.protocol import (
     read_message,
 )
 from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT, resolve_map_path, wire_move
+from gridarena.games.reversixt.trace import reference_board
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
@@ -224,28 +225,8 @@ async def _close(writer: asyncio.StreamWriter, task: asyncio.Task[None] | None =
 def load_map_bytes(path: str) -> tuple[bytes, ReversiMap]:
     """The map file's bytes as they go on the wire (a ``.gz`` file decompressed) and the parsed map."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-        data = gzip.decompress(raw) if p.suffix == ".gz" else raw
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise ServerError(f"{path}: cannot read the map: {getattr(exc, 'strerror', None) or exc}") from exc
+    data = read_bytes(p, "map", gunzip=True)  # the project's one reading path
     return data, parse_map(decode_map(data, path), path, name=map_name(p))
-
-
-def reference_board(state: ReversiState, width: int, height: int) -> list[str]:
-    """The reference server's board block (data README 3.1): marks are the next player's phase-1 moves.
-
-    Columns are right-aligned in two characters (9, 10, 11 print as ``91011``); each cell is its
-    symbol and a blank or an apostrophe; the count of apostrophes closes the block.
-    """
-    marks = set(state.valid_cells()) if state.phase == PHASE_STONES else set()
-    lines = ["     " + "".join(f"{x:2d}" for x in range(width)), "    /" + "--" * width]
-    for y in range(height):
-        row = state.cells[y * width : (y + 1) * width]
-        cells = "".join(SYMBOLS[c] + ("'" if y * width + x in marks else " ") for x, c in enumerate(row))
-        lines.append(f"{y:3d} | {cells}")
-    lines.append(f"valid positions: {len(marks)}")
-    return lines
 
 
 def scores(state: ReversiState) -> tuple[int, ...]:
@@ -445,7 +426,7 @@ class _Game:
 
     def board(self, state: ReversiState) -> None:
         if self.server._trace is not None:  # the marks cost a move generation: only for a trace
-            self.emit(*reference_board(state, self.width, self.height))
+            self.emit(*reference_board(state))
 
     def emit_scores(self, state: ReversiState) -> None:
         lines = ["", "", "Scores:"]

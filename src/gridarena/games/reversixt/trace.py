@@ -390,7 +390,7 @@ def reference_board(state: ReversiState) -> list[str]:
     m = state.game.board
     marks = expected_marks(state)
     lines = ["     " + "".join(f"{x:2d}" for x in range(m.width)), "    /" + "--" * m.width]
-    lines += [line + " " for line in board_rows(state, marks).splitlines()]
+    lines += board_rows(state, marks).splitlines()  # each cell ends with its blank or mark, as there
     lines.append(f"valid positions: {len(marks)}")
     return lines
 
