@@ -68,6 +68,23 @@ def _neighbours_by_direction() -> tuple[tuple[int, ...], ...]:
 DIR_NEIGHBOURS: Final = _neighbours_by_direction()
 
 
+def _rings() -> tuple[tuple[int, ...], ...]:
+    table = []
+    for i in range(CELLS):
+        x, y = xy(i)
+        row = []
+        for dx, dy in ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)):
+            nx, ny = x + dx, y + dy
+            row.append(cell(nx, ny) if 0 <= nx < SIZE and 0 <= ny < SIZE else -1)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+#: ``RING[i]``: the 8 cells around i in cyclic order N, NE, E, SE, S, SW, W, NW (-1 off the grid);
+#: consecutive entries are 4-neighbours, and the even entries are i's own 4-neighbours.
+RING: Final = _rings()
+
+
 @dataclass(frozen=True, slots=True)
 class MapInfo:
     """What never changes in a game: void cells, their neighbours, mine spots and path distances."""
@@ -115,12 +132,14 @@ class Board:
         "active",
         "building",
         "building_owner",
+        "floods",
         "gold",
         "hq",
         "income",
         "info",
         "moved",
         "owner",
+        "pending",
         "red",
         "rules",
         "unit_id",
@@ -145,6 +164,10 @@ class Board:
         self.red = red
         self.rules = rules
         self.won: int | None = None  # the player whose unit took the other HQ during the plan
+        #: Deferred takes (cell, owner before, active before) that :meth:`settle` has not resolved.
+        self.pending: list[tuple[int, int, bool]] = []
+        #: Counts the floods that may have changed cells other than those taken (see tactics.summary).
+        self.floods = 0
 
     def copy(self) -> Board:
         """A copy to try a plan on (lists copied; the map shared)."""
@@ -161,6 +184,8 @@ class Board:
         b.gold = self.gold[:]
         b.income = self.income[:]
         b.hq = self.hq[:]
+        b.pending = self.pending[:] if self.pending else []
+        b.floods = self.floods
         return b
 
     # -- reading ------------------------------------------------------------------------------
@@ -213,6 +238,42 @@ class Board:
                 return level
         return 0
 
+    def min_levels(self, player: int) -> list[int]:
+        """:meth:`min_level` of every cell at once, 0 on void cells and ``player``'s active ones.
+
+        The same answers in one pass (the chain search asks for all 144): an own cell takes a level-1
+        unit if it is free; another cell needs level 3 behind a tower's protection, else one level
+        above the unit on it (level 3 takes anything).
+        """
+        owner, active, building = self.owner, self.active, self.building
+        unit_level, neighbours, void = self.unit_level, self.info.neighbours, self.info.void
+        shielded = [False] * CELLS  # protected(i) for cells of an active tower's owner
+        for t in range(CELLS):
+            if building[t] == TOWER:
+                o = owner[t]
+                if o == NEUTRAL:
+                    continue
+                shielded[t] = True
+                if active[t]:
+                    for n in neighbours[t]:
+                        if owner[n] == o:
+                            shielded[n] = True
+        out = [0] * CELLS
+        for i in range(CELLS):
+            if void[i]:
+                continue
+            o = owner[i]
+            if o == player:
+                if not active[i] and unit_level[i] == 0 and building[i] == NONE:
+                    out[i] = 1
+                continue
+            if building[i] == TOWER or (active[i] and shielded[i]):
+                out[i] = 3
+                continue
+            u = unit_level[i]
+            out[i] = 1 if u == 0 else (2 if u == 1 else 3)
+        return out
+
     def playable(self, i: int, player: int) -> bool:
         """Own and active, or next to an own active cell (spec 6, check 1)."""
         if self.owner[i] == player and self.active[i]:
@@ -245,7 +306,7 @@ class Board:
     # -- changing -----------------------------------------------------------------------------
 
     def recompute_activity(self) -> None:
-        """Flood fill from both HQs (spec 4)."""
+        """Flood fill from both HQs (spec 4): the oracle the incremental updates below must equal."""
         active = [False] * CELLS
         owner, neighbours = self.owner, self.info.neighbours
         for player in (ME, OPP):
@@ -261,6 +322,109 @@ class Board:
                         active[n] = True
                         stack.append(n)
         self.active = active
+        self.pending = []
+        self.floods += 1
+
+    def _reflood(self, player: int) -> None:
+        """``player``'s activity from scratch (after it lost an active cell: a cut is possible)."""
+        self.floods += 1
+        owner, active, neighbours = self.owner, self.active, self.info.neighbours
+        for i in range(CELLS):
+            if owner[i] == player:
+                active[i] = False
+        start = self.hq[player]
+        if owner[start] != player:
+            return
+        active[start] = True
+        stack = [start]
+        while stack:
+            c = stack.pop()
+            for n in neighbours[c]:
+                if not active[n] and owner[n] == player:
+                    active[n] = True
+                    stack.append(n)
+
+    def _join(self, i: int, player: int) -> None:
+        """``player`` now owns i: if i touches its active territory (or is its HQ), i and the own
+        inactive cells reached through it become active (a gain of cells never cuts anything)."""
+        owner, active, neighbours = self.owner, self.active, self.info.neighbours
+        if i != self.hq[player] and not any(owner[n] == player and active[n] for n in neighbours[i]):
+            active[i] = False
+            return
+        active[i] = True
+        stack = [i]
+        while stack:
+            c = stack.pop()
+            for n in neighbours[c]:
+                if not active[n] and owner[n] == player:
+                    active[n] = True
+                    stack.append(n)
+                    self.floods += 1
+
+    def _still_joined(self, i: int, prev: int, gone: dict[int, bool]) -> bool:
+        """Whether taking ``prev``'s active cell i certainly leaves the rest of its territory joined.
+
+        The simple-point test: i's remaining active neighbours of ``prev`` all lie on one arc of
+        ``prev``'s cells around i (diagonals included), so any path through i can go round it.
+        ``gone``: cells of the chain already taken (True) or still to be taken (False) from ``prev``
+        while active; they count as ``prev``'s until taken. False means "maybe cut": flood again.
+        """
+        if i == self.hq[prev]:
+            return False
+        owner, active = self.owner, self.active
+        inside = []
+        for n in RING[i]:
+            if n < 0:
+                inside.append(False)
+            elif n in gone:
+                inside.append(not gone[n])
+            else:
+                inside.append(owner[n] == prev and active[n])
+        if all(inside):
+            return True
+        # Arcs of consecutive inside cells around the cycle; the 4-neighbours must share one arc.
+        start = inside.index(False)
+        arcs_with_neighbour = 0
+        in_arc = has_neighbour = False
+        for k in range(1, 9):
+            j = (start + k) % 8
+            if inside[j]:
+                if not in_arc:
+                    in_arc, has_neighbour = True, False
+                if j % 2 == 0:
+                    has_neighbour = True
+            elif in_arc:
+                in_arc = False
+                if has_neighbour:
+                    arcs_with_neighbour += 1
+        return arcs_with_neighbour <= 1
+
+    def settle(self) -> None:
+        """Resolve the deferred takes of a chain: what :meth:`recompute_activity` would give, faster.
+
+        The board was consistent before the chain and a chain only adds cells to its player, so the
+        player's side grows from the chain's cells, and the opponent is flooded again only when the
+        chain took one of its active cells.
+        """
+        pending = self.pending
+        if not pending:
+            return
+        self.pending = []
+        owner = self.owner
+        # Cells taken from a player while active, not yet taken (False) or taken (True) in chain order.
+        gone = {i: False for i, prev, was_active in pending if was_active and prev != owner[i]}
+        refloods = set()
+        for i, prev, was_active in pending:
+            player = owner[i]
+            if prev == player and was_active:
+                continue
+            self._join(i, player)
+            if prev == 1 - player and was_active:
+                if prev not in refloods and not self._still_joined(i, prev, gone):
+                    refloods.add(prev)
+                gone[i] = True
+        for p in refloods:
+            self._reflood(p)
 
     def _clear(self, i: int, player: int) -> None:
         if self.unit_level[i] and self.unit_owner[i] != player:
@@ -269,15 +433,25 @@ class Board:
             self.building[i], self.building_owner[i] = NONE, NEUTRAL
 
     def _take(self, i: int, player: int, defer: bool = False) -> None:
+        prev, was_active = self.owner[i], self.active[i]
         self.owner[i] = player
         if i == self.hq[1 - player]:
             self.won = player
         if defer:
             # A chain cell joins an active own neighbour: it is active at once; the opponent's side
-            # (cells this one cut off) waits for the caller's recompute_activity().
+            # (cells this one cut off) waits for the caller's settle().
             self.active[i] = True
-        else:
-            self.recompute_activity()
+            self.pending.append((i, prev, was_active))
+            return
+        if self.pending:
+            self.pending.append((i, prev, was_active))
+            self.settle()
+            return
+        if prev == player and was_active:
+            return
+        self._join(i, player)
+        if prev == 1 - player and was_active and not self._still_joined(i, prev, {}):
+            self._reflood(prev)
 
     def can_train(self, i: int, level: int, player: int = ME) -> bool:
         """Spec 6's execution checks."""
@@ -291,7 +465,7 @@ class Board:
     def train(self, i: int, level: int, player: int = ME, defer: bool = False) -> bool:
         """TRAIN if the referee would accept it; returns whether it did.
 
-        ``defer`` leaves the opponent's activity stale until :meth:`recompute_activity` (chains).
+        ``defer`` leaves the opponent's activity stale until :meth:`settle` (chains).
         """
         if not self.can_train(i, level, player):
             return False
