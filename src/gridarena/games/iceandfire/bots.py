@@ -36,6 +36,7 @@ from gridarena.games.iceandfire.ai.board import (
     UNIT_COST,
     Board,
     MapInfo,
+    OutOfTime,
     TurnInput,
     board_from_input,
     parse_init,
@@ -363,11 +364,12 @@ class PostMortemBot(CodinGameBot):
     def threat(self, board: Board, targets: int = 0) -> Plan | None:
         """The opponent's best cut next turn (its finisher first), over its ``targets`` cheapest chains."""
         budget = self.opponent_budget(board)
-        finish = finisher(board, OPP, budget, all_units_act=True)
+        chains = chain_search(board, OPP, budget, all_units_act=True)  # one search for both questions
+        finish = finisher(board, OPP, budget, all_units_act=True, chains=chains)
         if finish is not None:
             return finish
         limit = targets or self.threat_targets
-        return best_cut(board, OPP, budget, self.horizon, limit=limit, all_units_act=True)
+        return best_cut(board, OPP, budget, self.horizon, limit=limit, all_units_act=True, chains=chains)
 
     def defend(self, board: Board, commands: list[str]) -> Board:
         """Cut defence in three steps: a tower, blocking units, then a counter-cut."""
@@ -627,8 +629,12 @@ class BestBot(PostMortemBot):
     room_weight = 2.0
     #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
     threat_weight = 1.0
-    #: No new variant or step once the deadline is this close (seconds): the turn stays near 25 ms.
-    stop_margin = 0.016
+    #: No new judgement once the deadline is this close (seconds), no new variant step once it is
+    #: ``stop_margin + step_margin`` close, and every search stops ``hard_margin`` before it: at
+    #: CodinGame's 50 ms a turn ends by about 32 ms (p99 <= 35 ms with room; docs/iceandfire.md).
+    stop_margin = 0.020
+    step_margin = 0.006
+    hard_margin = 0.018
     #: Turns over which the judge counts an income lead (mines pay back over many turns).
     income_horizon = 15.0
     #: Count the cells the opponent's units can still claim against it.
@@ -656,46 +662,62 @@ class BestBot(PostMortemBot):
     )
 
     def plan(self, board: Board) -> list[str]:
-        """A finisher if there is one; else the variant that stands best against the reply."""
+        """A finisher if there is one; else the variant that stands best against the reply.
+
+        Time: no new variant step once the deadline is ``stop_margin + step_margin`` away, no new
+        judgement once it is ``stop_margin`` away, and every search on the turn's boards stops at
+        ``hard_margin`` before it (:class:`OutOfTime`): the work it interrupts is dropped, so a turn
+        ends at a bounded time whatever a step or a judgement would have cost.
+        """
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
             return finish.commands
+        if self.deadline is not None:
+            hard, now = self.deadline - self.hard_margin, self.now
+            board.abort = lambda: now() > hard
         # Variants share their first steps: each prefix is played once and kept (boards are copied).
         done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
         played: dict[tuple[str, ...], tuple[int, Board]] = {}  # distinct turns: the first variant giving each
         self.chosen = -1
-        for index, steps in enumerate(self.variants):
-            k = len(steps)
-            while steps[:k] not in done:
-                k -= 1
-            after, commands = done[steps[:k]]
-            after, commands = after.copy(), list(commands)
-            for j in range(k, len(steps)):
-                if played and self.out_of_time(self.stop_margin + 0.008):
-                    break
-                if not played and self.out_of_time(0.008):
-                    return commands  # even the first variant must end in time: what it has so far
-                after = self.run_steps(after, steps[j : j + 1], commands)
-                done[steps[: j + 1]] = (after.copy(), list(commands))
-            else:
-                played.setdefault(tuple(commands), (index, after))
-                continue
-            break
+        commands: list[str] = []
+        try:
+            for index, steps in enumerate(self.variants):
+                k = len(steps)
+                while steps[:k] not in done:
+                    k -= 1
+                after, commands = done[steps[:k]]
+                after, commands = after.copy(), list(commands)
+                for j in range(k, len(steps)):
+                    if played and self.out_of_time(self.stop_margin + self.step_margin):
+                        break  # (the first variant runs on until the hard limit)
+                    after = self.run_steps(after, steps[j : j + 1], commands)
+                    done[steps[: j + 1]] = (after.copy(), list(commands))
+                else:
+                    played.setdefault(tuple(commands), (index, after))
+                    continue
+                break
+        except OutOfTime:
+            pass
+        if not played:
+            return commands  # even the first variant did not end in time: what it has so far
         # Judging a turn (the opponent's modelled reply) costs most: distinct turns only, in the
         # variants' order (the most useful first), while time remains.
         order = sorted(played.items(), key=lambda item: item[1][0])
         best: tuple[float, list[str]] | None = None
-        cost = 0.0  # the longest judge so far: the next one starts only if it would end in time
         for commands_key, (index, after) in order:
-            if best is not None and (self.out_of_time(self.stop_margin) or self.out_of_time(cost + 0.007)):
+            if best is not None and self.out_of_time(self.stop_margin):
                 break
-            started = self.now()
-            value = self.judge(board, after)
-            cost = max(cost, self.now() - started)
+            try:
+                value = self.judge(board, after)
+            except OutOfTime:
+                break
             if best is None or value > best[0]:
                 best = (value, list(commands_key))
                 self.chosen = index
-        assert best is not None
+        if best is None:  # not one judgement in time: the first variant, unjudged
+            commands_key, (index, _) = order[0]
+            best = (0.0, list(commands_key))
+            self.chosen = index
         return best[1]
 
     def run_steps(self, board: Board, steps: Sequence[str], commands: list[str]) -> Board:

@@ -15,7 +15,7 @@ one the referee executes.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -50,6 +50,10 @@ def cell(x: int, y: int) -> int:
 def xy(i: int) -> tuple[int, int]:
     """(x, y) of cell ``i``."""
     return i % SIZE, i // SIZE
+
+
+class OutOfTime(Exception):
+    """A search on a board whose ``abort`` said the turn's time is up (the caller drops that work)."""
 
 
 def _neighbours_by_direction() -> tuple[tuple[int, ...], ...]:
@@ -129,6 +133,7 @@ class Board:
     """
 
     __slots__ = (
+        "abort",
         "active",
         "building",
         "building_owner",
@@ -168,6 +173,9 @@ class Board:
         self.pending: list[tuple[int, int, bool]] = []
         #: Counts the floods that may have changed cells other than those taken (see tactics.summary).
         self.floods = 0
+        #: Asked by the searches (:func:`~gridarena.games.iceandfire.ai.tactics.check_time`): True
+        #: means the turn's hard time limit has passed and they raise :class:`OutOfTime`. Copies share it.
+        self.abort: Callable[[], bool] | None = None
 
     def copy(self) -> Board:
         """A copy to try a plan on (lists copied; the map shared)."""
@@ -186,6 +194,7 @@ class Board:
         b.hq = self.hq[:]
         b.pending = self.pending[:] if self.pending else []
         b.floods = self.floods
+        b.abort = self.abort
         return b
 
     # -- reading ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gridarena.games.iceandfire.ai.board import CELLS, MINE, UNIT_COST, UPKEEP, Board, xy
+from gridarena.games.iceandfire.ai.board import CELLS, MINE, UNIT_COST, UPKEEP, Board, OutOfTime, xy
 
 INF = 10**9
 WIN = 10**6
@@ -43,12 +43,19 @@ class Plan:
     cells: list[int] = field(default_factory=list)
 
 
+def check_time(board: Board) -> None:
+    """Raise :class:`OutOfTime` if the board's ``abort`` says the turn's hard limit has passed."""
+    if board.abort is not None and board.abort():
+        raise OutOfTime
+
+
 def chain_search(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
     """Cheapest chains from ``player``'s territory to every cell, up to ``budget`` gold.
 
     ``all_units_act``: every unit of the player may make the free first MOVE (the opponent's next
     turn); otherwise only those that have not moved yet this turn.
     """
+    check_time(board)
     owner, active, neighbours = board.owner, board.active, board.info.neighbours
     cost = [INF] * CELLS
     parent = [-1] * CELLS
@@ -255,14 +262,22 @@ def score_plan(
 
 
 def best_cut(
-    board: Board, player: int, budget: int, horizon: float, limit: int = 40, all_units_act: bool = False
+    board: Board,
+    player: int,
+    budget: int,
+    horizon: float,
+    limit: int = 40,
+    all_units_act: bool = False,
+    chains: Chains | None = None,
 ) -> Plan | None:
     """The best chain into the opponent's territory by :func:`score_plan` (None: none is worth it).
 
     The board's gold for ``player`` is set to ``budget`` on the copy (the opponent's next turn).
+    ``chains``: this board's :func:`chain_search` with the same budget and ``all_units_act``, if known.
     """
     e = 1 - player
-    chains = chain_search(board, player, budget, all_units_act)
+    if chains is None:
+        chains = chain_search(board, player, budget, all_units_act)
     targets = [
         i
         for i in range(CELLS)
@@ -278,6 +293,7 @@ def best_cut(
     best: Plan | None = None
     before = summary(base, player)
     for target in targets[:limit]:
+        check_time(base)
         steps = chain_steps(chains, base, target)
         if not steps:
             continue
@@ -296,9 +312,13 @@ def best_cut(
     return best
 
 
-def finisher(board: Board, player: int, budget: int, all_units_act: bool = False) -> Plan | None:
-    """A chain that takes the opponent's HQ this turn with ``budget`` gold, if there is one."""
-    chains = chain_search(board, player, budget, all_units_act)
+def finisher(
+    board: Board, player: int, budget: int, all_units_act: bool = False, chains: Chains | None = None
+) -> Plan | None:
+    """A chain that takes the opponent's HQ this turn with ``budget`` gold, if there is one
+    (``chains``: as for :func:`best_cut`)."""
+    if chains is None:
+        chains = chain_search(board, player, budget, all_units_act)
     hq = board.hq[1 - player]
     if chains.cost[hq] > budget:
         return None
