@@ -361,15 +361,27 @@ class PostMortemBot(CodinGameBot):
     threat_targets = 25
     judge_targets = 200
 
-    def threat(self, board: Board, targets: int = 0) -> Plan | None:
-        """The opponent's best cut next turn (its finisher first), over its ``targets`` cheapest chains."""
+    def threat(self, board: Board, targets: int = 0, stop_above: float | None = None) -> Plan | None:
+        """The opponent's best cut next turn (its finisher first), over its ``targets`` cheapest chains.
+
+        ``stop_above``: the caller only needs to know whether the threat is below it (see best_cut).
+        """
         budget = self.opponent_budget(board)
         chains = chain_search(board, OPP, budget, all_units_act=True)  # one search for both questions
         finish = finisher(board, OPP, budget, all_units_act=True, chains=chains)
         if finish is not None:
             return finish
         limit = targets or self.threat_targets
-        return best_cut(board, OPP, budget, self.horizon, limit=limit, all_units_act=True, chains=chains)
+        return best_cut(
+            board,
+            OPP,
+            budget,
+            self.horizon,
+            limit=limit,
+            all_units_act=True,
+            chains=chains,
+            stop_above=stop_above,
+        )
 
     def defend(self, board: Board, commands: list[str]) -> Board:
         """Cut defence in three steps: a tower, blocking units, then a counter-cut."""
@@ -385,7 +397,7 @@ class PostMortemBot(CodinGameBot):
                 continue
             b = board.copy()
             b.build(i, TOWER)
-            after = self.threat(b)
+            after = self.threat(b, stop_above=None if best is None else best[0])
             value = 0.0 if after is None else after.score
             if best is None or value < best[0]:
                 x, y = xy(i)
@@ -401,7 +413,7 @@ class PostMortemBot(CodinGameBot):
                 b.train(c, 1)
                 x, y = xy(c)
                 placed.append(f"TRAIN 1 {x} {y}")
-                after = self.threat(b)
+                after = self.threat(b, stop_above=self.danger)
                 if after is None or after.score < self.danger:
                     commands.extend(placed)
                     return b
@@ -922,7 +934,7 @@ class BestBot(PostMortemBot):
                     continue
                 b = board.copy()
                 b.build(i, TOWER)
-                after = self.threat(b)
+                after = self.threat(b, stop_above=None if best is None else threat.score - best[0])
                 gain = threat.score - (0.0 if after is None else after.score)
                 if best is None or gain > best[0]:
                     x, y = xy(i)

@@ -269,11 +269,14 @@ def best_cut(
     limit: int = 40,
     all_units_act: bool = False,
     chains: Chains | None = None,
+    stop_above: float | None = None,
 ) -> Plan | None:
     """The best chain into the opponent's territory by :func:`score_plan` (None: none is worth it).
 
     The board's gold for ``player`` is set to ``budget`` on the copy (the opponent's next turn).
     ``chains``: this board's :func:`chain_search` with the same budget and ``all_units_act``, if known.
+    ``stop_above``: return as soon as a chain scores at least this (a caller that only asks whether the
+    best stays below it: the answer is the same, found sooner).
     """
     e = 1 - player
     if chains is None:
@@ -307,7 +310,7 @@ def best_cut(
         )
         if best is None or score > best.score:
             best = Plan(commands, after, score, "cut", target, [s[0] for s in steps])
-            if score >= WIN:
+            if score >= WIN or (stop_above is not None and score >= stop_above):
                 break
     return best
 
