@@ -137,6 +137,7 @@ class Board:
         "active",
         "building",
         "building_owner",
+        "cache",
         "floods",
         "gold",
         "hq",
@@ -176,6 +177,8 @@ class Board:
         #: Asked by the searches (:func:`~gridarena.games.iceandfire.ai.tactics.check_time`): True
         #: means the turn's hard time limit has passed and they raise :class:`OutOfTime`. Copies share it.
         self.abort: Callable[[], bool] | None = None
+        #: Searches of this exact position (see :meth:`cached`), shared with copies until either changes.
+        self.cache: dict[tuple[object, ...], object] | None = None
 
     def copy(self) -> Board:
         """A copy to try a plan on (lists copied; the map shared)."""
@@ -195,7 +198,23 @@ class Board:
         b.pending = self.pending[:] if self.pending else []
         b.floods = self.floods
         b.abort = self.abort
+        b.cache = self.cache
         return b
+
+    def changed(self) -> None:
+        """Forget the cached searches: every change of the position calls this (the mutators below,
+        and code that writes the lists of a fresh copy directly)."""
+        self.cache = None
+
+    def cached(self, key: tuple[object, ...]) -> object | None:
+        """A search of this position stored under ``key`` by :meth:`remember`, or None."""
+        return None if self.cache is None else self.cache.get(key)
+
+    def remember(self, key: tuple[object, ...], value: object) -> None:
+        """Store a search of this position (copies made before a change see it too)."""
+        if self.cache is None:
+            self.cache = {}
+        self.cache[key] = value
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -333,6 +352,7 @@ class Board:
         self.active = active
         self.pending = []
         self.floods += 1
+        self.cache = None
 
     def _reflood(self, player: int) -> None:
         """``player``'s activity from scratch (after it lost an active cell: a cut is possible)."""
@@ -419,6 +439,7 @@ class Board:
         if not pending:
             return
         self.pending = []
+        self.cache = None
         owner = self.owner
         # Cells taken from a player while active, not yet taken (False) or taken (True) in chain order.
         gone = {i: False for i, prev, was_active in pending if was_active and prev != owner[i]}
@@ -442,6 +463,7 @@ class Board:
             self.building[i], self.building_owner[i] = NONE, NEUTRAL
 
     def _take(self, i: int, player: int, defer: bool = False) -> None:
+        self.cache = None
         prev, was_active = self.owner[i], self.active[i]
         self.owner[i] = player
         if i == self.hq[1 - player]:
@@ -478,6 +500,7 @@ class Board:
         """
         if not self.can_train(i, level, player):
             return False
+        self.cache = None
         self._clear(i, player)
         self.unit_level[i], self.unit_owner[i], self.unit_id[i] = level, player, 10_000 + i
         self.moved[i] = True
@@ -511,6 +534,7 @@ class Board:
         if dst < 0:
             return -1
         player = self.unit_owner[src]
+        self.cache = None
         self._clear(dst, player)
         self.unit_level[dst], self.unit_owner[dst], self.unit_id[dst] = (
             self.unit_level[src],
@@ -534,6 +558,7 @@ class Board:
         """BUILD if the referee would accept it."""
         if not self.can_build(i, kind, player):
             return False
+        self.cache = None
         self.gold[player] -= self.mine_cost(player) if kind == MINE else TOWER_COST
         self.building[i], self.building_owner[i] = kind, player
         return True
@@ -544,6 +569,7 @@ class Board:
         Units on inactive cells die, the income is credited, a bankrupt player loses every unit, and
         the player's units may act again.
         """
+        self.cache = None
         for i in range(CELLS):
             if self.unit_level[i] and self.unit_owner[i] == player and not self.active[i]:
                 self.unit_level[i], self.unit_owner[i], self.unit_id[i] = 0, NEUTRAL, 0

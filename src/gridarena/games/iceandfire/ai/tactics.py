@@ -56,6 +56,16 @@ def chain_search(board: Board, player: int, budget: int, all_units_act: bool = F
     turn); otherwise only those that have not moved yet this turn.
     """
     check_time(board)
+    key = ("chains", player, budget, all_units_act)
+    known = board.cached(key)
+    if known is not None:
+        return known  # type: ignore[return-value]
+    chains = _chain_search(board, player, budget, all_units_act)
+    board.remember(key, chains)
+    return chains
+
+
+def _chain_search(board: Board, player: int, budget: int, all_units_act: bool) -> Chains:
     owner, active, neighbours = board.owner, board.active, board.info.neighbours
     cost = [INF] * CELLS
     parent = [-1] * CELLS
@@ -293,6 +303,7 @@ def best_cut(
         base.gold[player] = budget
         if all_units_act:
             base.moved = [False] * CELLS
+        base.changed()
     best: Plan | None = None
     before = summary(base, player)
     for target in targets[:limit]:
@@ -329,6 +340,7 @@ def finisher(
     base.gold[player] = budget
     if all_units_act:
         base.moved = [False] * CELLS
+    base.changed()
     steps = chain_steps(chains, base, hq)
     if not steps:
         return None
