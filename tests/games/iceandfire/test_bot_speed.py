@@ -5,7 +5,6 @@ plays the turns it played before them. Its hard time limit ends a turn early wit
 
 from __future__ import annotations
 
-import heapq
 import json
 import random
 from pathlib import Path
@@ -14,12 +13,12 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.games.iceandfire.ai.board import CELLS, ME, OPP, UNIT_COST, UPKEEP, Board
+from gridarena.games.iceandfire.ai.board import CELLS, ME, OPP, Board
 from gridarena.games.iceandfire.ai.tactics import (
     INF,
-    Chains,
     best_cut,
     chain_search,
+    chain_search_reference,
     chain_steps,
     play_chain,
     summary,
@@ -31,40 +30,6 @@ from .test_bots import board_of, positions
 
 GAME = make("iceandfire")
 GOLDEN = Path(__file__).with_name("best_turns_9811b53.json")
-
-
-def heap_chain_search(board: Board, player: int, budget: int, all_units_act: bool) -> Chains:
-    """The chain search as it was before the bucket queue (a heap of (cost, cell)): the oracle."""
-    owner, active, neighbours = board.owner, board.active, board.info.neighbours
-    cost, parent, level, mover, upkeep = [INF] * CELLS, [-1] * CELLS, [0] * CELLS, [-1] * CELLS, [0] * CELLS
-    for i in range(CELLS):
-        if owner[i] == player and active[i]:
-            cost[i] = 0
-    for i in range(CELLS):
-        lv = board.unit_level[i]
-        if lv and board.unit_owner[i] == player and active[i] and (all_units_act or not board.moved[i]):
-            for n in neighbours[i]:
-                if cost[n] > 0 and board.capturable(n, player, lv):
-                    cost[n], parent[n], level[n], mover[n] = 0, i, lv, i
-    heap = [(0, i) for i in range(CELLS) if cost[i] == 0]
-    heapq.heapify(heap)
-    min_level = [
-        0 if board.info.void[i] or (owner[i] == player and active[i]) else board.min_level(i, player)
-        for i in range(CELLS)
-    ]
-    while heap:
-        c, i = heapq.heappop(heap)
-        if c > cost[i]:
-            continue
-        for n in neighbours[i]:
-            lv = min_level[n]
-            nc = c + UNIT_COST[lv]
-            if not lv or nc > budget or nc >= cost[n]:
-                continue
-            cost[n], parent[n], level[n], mover[n] = nc, i, lv, -1
-            upkeep[n] = upkeep[i] + UPKEEP[lv]
-            heapq.heappush(heap, (nc, n))
-    return Chains(player, cost, parent, level, mover, upkeep)
 
 
 def flooded(board: Board) -> list[bool]:
@@ -90,7 +55,7 @@ def test_fast_searches_equal_their_plain_versions_on_game_positions() -> None:
             budget = rng.choice((10, 30, 60, 200))
             everyone = rng.random() < 0.5
             chains = chain_search(board, player, budget, everyone)
-            assert chains == heap_chain_search(board, player, budget, everyone)
+            assert chains == chain_search_reference(board, player, budget, everyone)
             assert chain_search(board, player, budget, everyone) is chains  # cached for this position
             chains_checked += 1
             # A chain to a random reachable cell, deferred as the cut search plays it, then settled.
@@ -109,7 +74,7 @@ def test_fast_searches_equal_their_plain_versions_on_game_positions() -> None:
                     assert summary_after(base, summary(base, player), after, player, touched) == summary(
                         after, player
                     )
-                    assert chain_search(after, player, budget, everyone) == heap_chain_search(
+                    assert chain_search(after, player, budget, everyone) == chain_search_reference(
                         after, player, budget, everyone
                     )  # the copy's change dropped the shared cache
                     board = after
@@ -124,7 +89,7 @@ def test_fast_searches_equal_their_plain_versions_on_game_positions() -> None:
                 if units:
                     board.move(rng.choice(units), i)
             assert board.active == flooded(board)
-            assert chain_search(board, player, budget, everyone) == heap_chain_search(
+            assert chain_search(board, player, budget, everyone) == chain_search_reference(
                 board, player, budget, everyone
             )
             if board.won is not None:

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 from gridarena.games.iceandfire.ai.board import CELLS, MINE, UNIT_COST, UPKEEP, Board, OutOfTime, xy
@@ -107,6 +108,41 @@ def _chain_search(board: Board, player: int, budget: int, all_units_act: bool) -
                     buckets[nc].append(n)
                 else:
                     buckets[nc] = [n]
+    return Chains(player, cost, parent, level, mover, upkeep)
+
+
+def chain_search_reference(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
+    """:func:`chain_search` as it was written first: a heap of (cost, cell) and :meth:`Board.min_level`
+    cell by cell, no cache. The oracle the fast version is tested against (and the benchmark's baseline)."""
+    owner, active, neighbours = board.owner, board.active, board.info.neighbours
+    cost, parent, level, mover, upkeep = [INF] * CELLS, [-1] * CELLS, [0] * CELLS, [-1] * CELLS, [0] * CELLS
+    for i in range(CELLS):
+        if owner[i] == player and active[i]:
+            cost[i] = 0
+    for i in range(CELLS):
+        lv = board.unit_level[i]
+        if lv and board.unit_owner[i] == player and active[i] and (all_units_act or not board.moved[i]):
+            for n in neighbours[i]:
+                if cost[n] > 0 and board.capturable(n, player, lv):
+                    cost[n], parent[n], level[n], mover[n] = 0, i, lv, i
+    heap = [(0, i) for i in range(CELLS) if cost[i] == 0]
+    heapq.heapify(heap)
+    min_level = [
+        0 if board.info.void[i] or (owner[i] == player and active[i]) else board.min_level(i, player)
+        for i in range(CELLS)
+    ]
+    while heap:
+        c, i = heapq.heappop(heap)
+        if c > cost[i]:
+            continue
+        for n in neighbours[i]:
+            lv = min_level[n]
+            nc = c + UNIT_COST[lv]
+            if not lv or nc > budget or nc >= cost[n]:
+                continue
+            cost[n], parent[n], level[n], mover[n] = nc, i, lv, -1
+            upkeep[n] = upkeep[i] + UPKEEP[lv]
+            heapq.heappush(heap, (nc, n))
     return Chains(player, cost, parent, level, mover, upkeep)
 
 
