@@ -647,8 +647,9 @@ class BestBot(PostMortemBot):
     #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
     threat_weight = 1.0
     #: No new judgement once the deadline is this close (seconds), no new variant step once it is
-    #: ``stop_margin + step_margin`` close, and every search stops ``hard_margin`` before it: at
-    #: CodinGame's 50 ms a turn ends by about 32 ms (p99 <= 35 ms with room; docs/iceandfire.md).
+    #: ``stop_margin + step_margin`` close, and every search stops ``hard_margin`` before it. At
+    #: CodinGame's 50 ms the deadline a bot is given is 45 ms (core.clock.bot_margin), so a turn ends
+    #: by about 27 ms: p99 27.3 ms on the wall clock over 100 games (docs/iceandfire.md).
     stop_margin = 0.020
     step_margin = 0.006
     hard_margin = 0.018
