@@ -639,7 +639,8 @@ class BestBot(PostMortemBot):
     #: The model without defence, towers and mines (cheaper, less exact).
     model_light = False
     #: Extra turn pairs (ours as the model would play, then the reply) before the judge looks: 2 since
-    #: the searches got faster (wall clock, 50 seeds x 2 seats: 81-85 % against postmortem, 1: 74-76 %).
+    #: the searches got faster (wall clock, runs of 30-50 seeds x 2 seats against postmortem: 80-86 %,
+    #: one pair 72-76 %).
     rollout = 2
     #: The judge's weights of gold in hand and of the cells a unit can still claim (per cell, up to 3).
     gold_weight = 0.6
