@@ -13,13 +13,17 @@ the iterations.
 from __future__ import annotations
 
 import math
+import os
+import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 from numba import njit
 
-from gridarena.games.slidingpuzzle.heuristics import Heuristic
+from gridarena.games.slidingpuzzle.heuristics import Heuristic, SolverError
 from gridarena.games.slidingpuzzle.incremental import (
     KernelHeuristic,
     combined_h,
@@ -81,11 +85,18 @@ def _tt_visit(
     return False
 
 
-@njit(cache=True)
-def _ida_iteration(
+@njit(cache=True, inline="always")
+def _commute(f1: int, t1: int, f2: int, t2: int) -> bool:
+    """Two slides commute when they use disjoint cells (so they go into different blanks)."""
+    return f1 != f2 and f1 != t2 and t1 != f2 and t1 != t2
+
+
+@njit(cache=True, nogil=True)
+def _ida_task(
     bound: int,
     max_nodes: int,
     counts: np.ndarray,
+    stop: np.ndarray,
     occ: np.ndarray,
     pos: np.ndarray,
     blanks: np.ndarray,
@@ -109,8 +120,10 @@ def _ida_iteration(
     mirror_on: bool,
     mcell: np.ndarray,
     mtile: np.ndarray,
-    path_from: np.ndarray,
-    path_dir: np.ndarray,
+    moves: np.ndarray,
+    n_prefix: int,
+    collect: int,
+    frontier: np.ndarray,
     key: np.ndarray,
     kword: np.ndarray,
     kshift: np.ndarray,
@@ -121,8 +134,28 @@ def _ida_iteration(
     pat_slots: np.ndarray,
     cellbit: np.ndarray,
     rinfo: np.ndarray,
+    prune_commute: bool,
+    prune_chain: bool,
 ) -> tuple[int, int]:
-    """One depth-first iteration to f <= bound: (solution length or -1 or -2 on the node limit, next bound)."""
+    """One depth-first iteration to f <= bound below a prefix of slides; (result, next bound).
+
+    ``moves[d] = (tile, from, to, direction)`` of the slide at depth d: the first ``n_prefix`` rows are
+    given (the kernel plays them first, on the root board it is handed, and never backtracks above
+    them); the rest are the search's path, the solution's on return. The result is the solution's
+    length, -1 when the iteration is exhausted, -2 at the node limit, -3 when ``stop[0]`` was set.
+    ``collect > 0``: instead of expanding the boards at that depth, append their slides to
+    ``frontier`` (rows of ``moves``; ``counts[2]`` is their number; -4 when it is full), the tasks of a
+    parallel iteration.
+
+    Children come in the order of the blanks' cells, then the direction from the blank. Of two
+    commuting slides in a row only the order that a depth-first search meets first is searched
+    (``prune_commute``: the second goes into the smaller blank cell), and a slide that undoes an
+    earlier one across slides that commute with it is never made (``prune_chain``; the immediate undo
+    always). The table prunes a board reached again at g no smaller than before in this iteration.
+    Every pruning keeps the first optimal path in depth-first order (that path has no undo, no pair
+    out of the order, and no board reached earlier as cheaply), so the search stays optimal and the
+    next bound stays a lower bound.
+    """
     nb = blanks.shape[0]
     width = 4 * nb
     n_sets = pat_of.shape[0]
@@ -133,23 +166,47 @@ def _ida_iteration(
     cand_dir = np.empty((bound + 1, width), dtype=np.int64)
     n_cand = np.zeros(bound + 1, dtype=np.int64)
     next_cand = np.zeros(bound + 1, dtype=np.int64)
-    mv_tile = np.empty(bound + 1, dtype=np.int64)
-    mv_from = np.empty(bound + 1, dtype=np.int64)
     mv_blank = np.empty(bound + 1, dtype=np.int64)
+    order = np.empty(nb, dtype=np.int64)
     sv_hc = np.empty((bound + 1, hc.shape[0]), dtype=np.int64)
     sv_pv = np.empty((bound + 1, 2 * pv.shape[0]), dtype=np.int64)
     sv_lc = np.empty((bound + 1, lc_lines.shape[0]), dtype=np.int64)
     next_bound = 1 << 30
     use_tt = tt_g.shape[0] > 0
-    if use_tt:
-        _tt_visit(key, 0, stamp, tt_keys, tt_g, tt_stamp)
-    depth = 0
+    # Play the prefix (its slides were checked when the frontier was collected).
+    for d in range(n_prefix):
+        t, frm, to = moves[d, 0], moves[d, 1], moves[d, 2]
+        for j in range(nb):
+            if blanks[j] == to:
+                mv_blank[d] = j
+        keep_components(d, hc, pv, mpv, lc_on, lc_lines, sv_hc, sv_pv, sv_lc)
+        move_tile(
+            t, frm, to, occ, pos, dist, hc, lc_on, lc_lines, rows, cols, grow, gcol, pat_of, pat_tiles,
+            pat_k, pat_w, tables, packed, pv, mpv, mirror_on, mcell, mtile, scratch, best, pat_slots,
+            cellbit, rinfo,
+        )  # fmt: skip
+        blanks[mv_blank[d]] = frm
+        if use_tt:
+            _rekey(key, t, frm, to, kword, kshift)
+    if use_tt and _tt_visit(key, n_prefix, stamp, tt_keys, tt_g, tt_stamp) and n_prefix > 0:
+        return -1, next_bound  # an earlier task of this thread reached this board as cheaply
+    depth = n_prefix
     generate = True
     while True:
         if generate:
             counts[0] += 1
-            n = 0
+            if stop[0] != 0:
+                return -3, next_bound
+            # The blanks in the order of their cells (insertion sort: there are one or two).
             for j in range(nb):
+                order[j] = j
+                i = j
+                while i > 0 and blanks[order[i - 1]] > blanks[order[i]]:
+                    order[i - 1], order[i] = order[i], order[i - 1]
+                    i -= 1
+            n = 0
+            for jj in range(nb):
+                j = order[jj]
                 for d in range(4):
                     src = near[blanks[j], d]
                     if src >= 0 and occ[src] > 0:
@@ -168,21 +225,24 @@ def _ida_iteration(
             to = blanks[j]
             t = occ[frm]
             if depth > 0:
-                before_from = mv_from[depth - 1]
-                before_to = pos[mv_tile[depth - 1]]
-                if mv_tile[depth - 1] == t and before_from == to:
+                pf, pt = moves[depth - 1, 1], moves[depth - 1, 2]
+                if moves[depth - 1, 0] == t and pf == to:
                     continue  # the undo of the previous slide
-                if (
-                    not use_tt
-                    and before_to != frm
-                    and before_from != to
-                    and before_from != frm
-                    and to < before_to
-                ):
-                    # Slides into different blanks over disjoint cells commute: keep one order only. The
-                    # rule depends on the path, so with the table (which catches these) it is left out:
-                    # a board pruned as seen must have had all its children searched the first time.
-                    continue
+                if prune_commute and to < pt and _commute(pf, pt, frm, to):
+                    continue  # the other order of two commuting slides is searched instead
+                if prune_chain:
+                    undoes = False
+                    e = depth - 1
+                    while e >= 0:
+                        ef, et = moves[e, 1], moves[e, 2]
+                        if moves[e, 0] == t and ef == to and et == frm:
+                            undoes = True
+                            break
+                        if not _commute(ef, et, frm, to):
+                            break
+                        e -= 1
+                    if undoes:
+                        continue  # it undoes a slide that every slide since commutes with
             counts[1] += 1
             keep_components(depth, hc, pv, mpv, lc_on, lc_lines, sv_hc, sv_pv, sv_lc)
             move_tile(
@@ -200,6 +260,20 @@ def _ida_iteration(
                 next_bound = min(next_bound, f)
             elif use_tt and h > 0:
                 prune = _tt_visit(key, depth + 1, stamp, tt_keys, tt_g, tt_stamp)
+            moves[depth, 0] = t
+            moves[depth, 1] = frm
+            moves[depth, 2] = to
+            moves[depth, 3] = cand_dir[depth, i]
+            mv_blank[depth] = j
+            if not prune and h > 0 and depth + 1 == collect:
+                row = counts[2]
+                if row >= frontier.shape[0]:
+                    return -4, next_bound
+                for e in range(collect):
+                    for c in range(4):
+                        frontier[row, e * 4 + c] = moves[e, c]
+                counts[2] += 1
+                prune = True
             if prune:
                 if use_tt:
                     _rekey(key, t, frm, to, kword, kshift)
@@ -209,11 +283,6 @@ def _ida_iteration(
                 )  # fmt: skip
                 blanks[j] = to
                 continue
-            mv_tile[depth] = t
-            mv_from[depth] = frm
-            mv_blank[depth] = j
-            path_from[depth] = frm
-            path_dir[depth] = cand_dir[depth, i]
             if h == 0:
                 return depth + 1, next_bound
             if counts[0] >= max_nodes:
@@ -221,42 +290,120 @@ def _ida_iteration(
             depth += 1
             generate = True
         else:
-            if depth == 0:
+            if depth == n_prefix:
                 return -1, next_bound
             depth -= 1
-            t = mv_tile[depth]
+            t = moves[depth, 0]
             j = mv_blank[depth]
-            to = pos[t]
+            to = moves[depth, 2]
+            frm = moves[depth, 1]
             if use_tt:
-                _rekey(key, t, to, mv_from[depth], kword, kshift)
+                _rekey(key, t, to, frm, kword, kshift)
             undo_move(
-                t, to, mv_from[depth], depth, occ, pos, hc, pv, mpv, lc_on, lc_lines, cellbit, rinfo, sv_hc,
+                t, to, frm, depth, occ, pos, hc, pv, mpv, lc_on, lc_lines, cellbit, rinfo, sv_hc,
                 sv_pv, sv_lc,
             )  # fmt: skip
             blanks[j] = to
 
 
+def default_memory() -> int:
+    """A quarter of the machine's memory (bytes): the transposition tables' default budget."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 4
+    except (ValueError, OSError, AttributeError):  # no sysconf: a modest 1 GB
+        return 1 << 30
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a running search is: its current bound (no solution is shorter), counts and time."""
+
+    bound: int
+    expanded: int
+    generated: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Expansions per second of wall time so far."""
+        return self.expanded / self.seconds if self.seconds > 0 else 0.0
+
+    def line(self) -> str:
+        """One line for a terminal: bound, nodes, nodes/s, elapsed."""
+        return (
+            f"bound {self.bound}  nodes {self.expanded:,}  {self.rate / 1e6:.2f} M/s  "
+            f"elapsed {self.seconds:.1f} s"
+        )
+
+
+_FRONTIER_ROWS: Final = 1 << 14
+_TASKS_PER_THREAD: Final = 64
+
+
 class IdaStar:
     """Numba IDA* for one heuristic; reusable across boards (tables are prepared once).
 
-    ``transpositions``: log2 of the slots of a table of boards reached in the current iteration,
-    which prunes boards reached again no shallower (0: off). By default it is on (2^20 slots) with
-    two or more blanks, where independent slides make many paths to each board, and off with one.
+    With two or more blanks a transposition table of exact packed boards (per thread) prunes boards
+    reached again no shallower in the current iteration; it gets ``memory`` bytes (default a quarter
+    of the machine's memory, never more slots than boards on a small board), or 2^``transpositions``
+    slots per thread when that is given (0: off). With one blank it is off unless asked for: a
+    single-blank board has few transpositions and the table only slows the search.
+    ``threads`` > 1 splits each iteration's frontier at a shallow depth into tasks that the threads
+    take in depth-first order (numba releases the GIL). ``prune_commute`` and ``prune_chain`` switch the
+    move pruning (:func:`_ida_task`) for ablations; optimal answers do not depend on them.
     """
 
-    def __init__(self, heuristic: Heuristic, *, transpositions: int | None = None) -> None:
+    def __init__(
+        self,
+        heuristic: Heuristic,
+        *,
+        transpositions: int | None = None,
+        memory: int | None = None,
+        threads: int = 1,
+        prune_commute: bool = True,
+        prune_chain: bool = True,
+    ) -> None:
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
         self.heuristic = heuristic
         self.kernel = KernelHeuristic(heuristic)
+        self.threads = threads
+        self.prune_commute = prune_commute
+        self.prune_chain = prune_chain
         self._layout(heuristic)
-        bits = (20 if len(heuristic.goal.blanks) > 1 else 0) if transpositions is None else transpositions
+        self.memory = default_memory() if memory is None else memory
+        if transpositions is None:
+            bits = self._budget_bits(heuristic) if len(heuristic.goal.blanks) > 1 else 0
+        else:
+            bits = transpositions
         self.tt_bits = bits if self.key_words > 0 else 0
-        self._tt: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._stamp = 0
+        self._tts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._stamps: list[int] = []
+
+    def _budget_bits(self, heuristic: Heuristic) -> int:
+        """log2 of each thread's slots: within ``memory`` and no more than twice the boards there are."""
+        slot_bytes = 8 * max(1, self.key_words) + 8
+        per_thread = self.memory // self.threads
+        bits = 0
+        while (slot_bytes << (bits + 1)) <= per_thread and bits < 40:
+            bits += 1
+        cells, blanks = heuristic.geo.size, len(heuristic.goal.blanks)
+        boards = math.factorial(cells) // math.factorial(blanks)
+        while bits > 10 and (1 << (bits - 1)) >= 2 * boards:
+            bits -= 1
+        return bits if bits >= 4 else 0
 
     @property
     def name(self) -> str:
         """The algorithm and the heuristic, e.g. ``idastar/pdb(6-6-3r)``."""
         return f"idastar/{self.heuristic.name}"
+
+    @property
+    def table_bytes(self) -> int:
+        """The bytes of all the threads' transposition tables."""
+        if not self.tt_bits:
+            return 0
+        return self.threads * (1 << self.tt_bits) * (8 * max(1, self.key_words) + 8)
 
     def _layout(self, heuristic: Heuristic) -> None:
         """Where each movable cell's tile number sits in the exact packed board key (int64 words)."""
@@ -268,20 +415,24 @@ class IdaStar:
         self.kword = np.array([m // per_word for m in range(size)], dtype=np.int64)
         self.kshift = np.array([bits * (m % per_word) for m in range(size)], dtype=np.int64)
 
-    def _table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if self._tt is None:
+    def _table(self, thread: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        while len(self._tts) <= thread:
             slots = 1 << self.tt_bits if self.tt_bits else 0
-            self._tt = (
-                np.zeros((slots, max(1, self.key_words)), dtype=np.int64),
-                np.zeros(slots, dtype=np.int32),
-                np.zeros(slots, dtype=np.int32),
+            self._tts.append(
+                (
+                    np.zeros((slots, max(1, self.key_words)), dtype=np.int64),
+                    np.zeros(slots, dtype=np.int32),
+                    np.zeros(slots, dtype=np.int32),
+                )
             )
-        return self._tt
+            self._stamps.append(0)
+        return self._tts[thread]
 
-    def _next_stamp(self) -> int:
+    def _next_stamp(self, thread: int) -> int:
         # Stamps tell this iteration's entries from older ones, so the table is never cleared.
-        self._stamp += 1
-        return self._stamp
+        self._table(thread)
+        self._stamps[thread] += 1
+        return self._stamps[thread]
 
     def _key(self, occ: np.ndarray) -> np.ndarray:
         key = np.zeros(max(1, self.key_words), dtype=np.int64)
@@ -294,26 +445,66 @@ class IdaStar:
         """The kernel's heuristic value of ``board`` (tests compare it with ``Heuristic.estimate``)."""
         return self.kernel.value(self.kernel.start(board)[3])
 
-    def solve(
-        self, board: Board, *, max_nodes: int = 1 << 62, deadline: float | None = None
-    ) -> Solution[Action]:
-        """An optimal solution of ``board`` (status ``limit`` once ``max_nodes`` expansions are spent).
-
-        ``deadline`` (a ``time.perf_counter`` value) is checked between iterations.
-        """
+    def _run(
+        self,
+        root: tuple[np.ndarray, ...],
+        bound: int,
+        limit: int,
+        counts: np.ndarray,
+        stop: np.ndarray,
+        moves: np.ndarray,
+        n_prefix: int,
+        collect: int,
+        frontier: np.ndarray,
+        thread: int,
+        stamp: int,
+    ) -> tuple[int, int]:
+        """One call of the kernel on fresh copies of the root's state (the kernel changes them)."""
         heur, k = self.heuristic, self.kernel
+        occ, pos, blanks, hc, lc_lines, pv, mpv, key, rinfo = (a.copy() for a in root)
+        return _ida_task(  # type: ignore[no-any-return]
+            bound, limit, counts, stop, occ, pos, blanks, heur.geo.neighbours, heur.dist, hc,
+            heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
+            k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
+            heur.mirror_tile, moves, n_prefix, collect, frontier, key, self.kword, self.kshift,
+            *self._table(thread), stamp,
+            k.pat_slots, k.cellbit, rinfo, self.prune_commute, self.prune_chain,
+        )  # fmt: skip
+
+    def solve(
+        self,
+        board: Board,
+        *,
+        max_nodes: int = 1 << 62,
+        deadline: float | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        interval: float = 0.5,
+        stop: threading.Event | None = None,
+    ) -> Solution[Action]:
+        """An optimal solution of ``board``, or what was proved when stopped.
+
+        The search stops at ``max_nodes`` expansions (status ``limit``), at ``deadline`` (a
+        ``time.perf_counter`` value) or when ``stop`` is set (e.g. on Ctrl-C); a stopped answer's
+        ``bound`` is the least length still possible. ``progress`` is called every ``interval``
+        seconds and at each new bound. With a deadline, progress or stop event, or several threads,
+        the kernel runs in worker threads and the calling thread watches them.
+        """
+        k = self.kernel
         started = time.perf_counter()
         occ, pos, blanks, hc, lc_lines, pv, mpv = k.start(board)
-        key = self._key(occ)
+        root = (occ, pos, blanks, hc, lc_lines, pv, mpv, self._key(occ), k.rinfo.copy())
         h0 = bound = k.value(hc)
-        counts = np.zeros(2, dtype=np.int64)
+        counts = np.zeros((self.threads, 3), dtype=np.int64)
+        flag = np.zeros(1, dtype=np.int64)
+        watched = self.threads > 1 or deadline is not None or progress is not None or stop is not None
+        why = ""
 
         def answer(path: tuple[int, ...] | None, stopped: bool = False, reason: str = "") -> Solution[Action]:
             return Solution(
                 path,
                 math.inf if path is None else float(len(path)),
-                int(counts[0]),
-                int(counts[1]),
+                int(counts[:, 0].sum()),
+                int(counts[:, 1].sum()),
                 stopped=stopped,
                 reason=reason,
                 bound=bound if stopped else 0,  # a stopped search proved its last bound
@@ -322,27 +513,131 @@ class IdaStar:
                 seconds=time.perf_counter() - started,
             )
 
+        def report() -> None:
+            if progress is not None:
+                seconds = time.perf_counter() - started
+                progress(Progress(bound, int(counts[:, 0].sum()), int(counts[:, 1].sum()), seconds))
+
+        def watch(workers: list[threading.Thread]) -> None:
+            nonlocal why
+            last = time.perf_counter()
+            for worker in workers:
+                worker.start()
+            try:
+                while any(w.is_alive() for w in workers):
+                    next(w for w in workers if w.is_alive()).join(0.05)
+                    now = time.perf_counter()
+                    if not why:
+                        if stop is not None and stop.is_set():
+                            why = "interrupted"
+                        elif deadline is not None and now > deadline:
+                            why = "time limit reached"
+                        elif counts[:, 0].sum() >= max_nodes:
+                            why = "node limit reached"
+                        if why:
+                            flag[0] = 1
+                    if now - last >= interval:
+                        last = now
+                        report()
+            except BaseException:  # Ctrl-C in the watching thread: stop the workers, then pass it on
+                flag[0] = 1
+                for worker in workers:
+                    worker.join()
+                raise
+
         if h0 == 0:
             return answer(())
+        cells = self.heuristic.geo.cells
+        collect = 2
         while True:
-            path_from = np.zeros(bound + 1, dtype=np.int64)
-            path_dir = np.zeros(bound + 1, dtype=np.int64)
-            length, next_bound = _ida_iteration(
-                bound, max_nodes, counts, occ, pos, blanks, heur.geo.neighbours, heur.dist, hc,
-                heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
-                k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
-                heur.mirror_tile, path_from, path_dir, key, self.kword, self.kshift, *self._table(),
-                self._next_stamp(), k.pat_slots, k.cellbit, k.rinfo,
-            )  # fmt: skip
-            if length >= 0:
-                cells = heur.geo.cells
-                return answer(
-                    tuple(action_of(int(cells[path_from[i]]), int(path_dir[i])) for i in range(length))
-                )
-            if length == -2 or (deadline is not None and time.perf_counter() > deadline):
-                why = "node limit reached" if length == -2 else "time limit reached"
-                why += f" (no solution shorter than {bound} slides)"
-                return answer(None, stopped=True, reason=why)
+            report()
+            results: list[tuple[int, np.ndarray]] = []
+            next_bound = INFINITY
+            if self.threads == 1:
+                moves = np.zeros((bound + 1, 4), dtype=np.int64)
+                stamp = self._next_stamp(0)
+
+                def serial() -> None:
+                    args = (root, bound, max_nodes, counts[0], flag, moves, 0, 0, moves, 0, stamp)
+                    results.append((self._run(*args), moves))
+
+                if watched:
+                    watch([threading.Thread(target=serial, daemon=True)])
+                else:
+                    serial()
+            else:
+                tasks, collect, collected = self._frontier(root, bound, max_nodes, counts, flag, collect)
+                results.append(collected)
+                lock = threading.Lock()
+                taken = [0]
+
+                def work(thread: int) -> None:
+                    stamp = self._next_stamp(thread)
+                    while not flag[0]:
+                        with lock:
+                            number = taken[0]
+                            taken[0] += 1
+                        if number >= len(tasks):
+                            return
+                        moves = np.zeros((bound + 1, 4), dtype=np.int64)
+                        moves[:collect] = tasks[number].reshape(collect, 4)
+                        spent = int(counts[:, 0].sum())
+                        limit = int(counts[thread, 0]) + max(0, max_nodes - spent)
+                        args = (root, bound, limit, counts[thread], flag, moves, collect, 0, moves, thread, stamp)
+                        outcome = self._run(*args)
+                        with lock:
+                            results.append((outcome, moves))
+                        if outcome[0] >= 0 or outcome[0] == -2:
+                            flag[0] = 1  # a solution (optimal: its length is the bound) or the node limit
+
+                if collected[0][0] < 0 and tasks.shape[0]:
+                    watch([threading.Thread(target=work, args=(i,), daemon=True) for i in range(self.threads)])
+            for (length, nb), moves in results:
+                next_bound = min(next_bound, nb)
+                if length >= 0:
+                    return answer(
+                        tuple(action_of(int(cells[moves[i, 1]]), int(moves[i, 3])) for i in range(length))
+                    )
+            hit_limit = any(length == -2 for (length, _), _ in results) or counts[:, 0].sum() >= max_nodes
+            if not why and hit_limit:
+                why = "node limit reached"
+            if not why and deadline is not None and time.perf_counter() > deadline:
+                why = "time limit reached"
+            if not why and stop is not None and stop.is_set():
+                why = "interrupted"
+            if why:
+                return answer(None, stopped=True, reason=f"{why} (no solution shorter than {bound} slides)")
             if next_bound >= INFINITY:
                 return answer(None, reason=EXHAUSTED)
             bound = next_bound
+
+    def _frontier(
+        self,
+        root: tuple[np.ndarray, ...],
+        bound: int,
+        max_nodes: int,
+        counts: np.ndarray,
+        flag: np.ndarray,
+        depth: int,
+    ) -> tuple[np.ndarray, int, tuple[tuple[int, int], np.ndarray]]:
+        """The tasks of a parallel iteration: the slides to the boards at the first depth (from
+        ``depth`` on) with enough of them, that depth, and the collecting search's own outcome (a
+        solution shallower than that depth, the node limit, and its next bound)."""
+        want = _TASKS_PER_THREAD * self.threads
+        depth = max(1, min(depth, bound - 1))
+        kept: tuple[np.ndarray, int, tuple[tuple[int, int], np.ndarray]] | None = None
+        while True:
+            frontier = np.zeros((_FRONTIER_ROWS, 4 * depth), dtype=np.int64)
+            moves = np.zeros((bound + 1, 4), dtype=np.int64)
+            counts[0, 2] = 0
+            stamp = self._next_stamp(0)
+            outcome = self._run(root, bound, max_nodes, counts[0], flag, moves, 0, depth, frontier, 0, stamp)
+            if outcome[0] == -4 and kept is not None:
+                return kept  # the deeper frontier does not fit: the last one does
+            if outcome[0] == -4:
+                raise SolverError(f"more than {_FRONTIER_ROWS} boards at depth {depth}")
+            found = frontier[: counts[0, 2]].copy()
+            kept = (found, depth, (outcome, moves))
+            if outcome[0] != -1 or len(found) >= want or depth >= bound - 1:
+                return kept
+            depth += 1
