@@ -336,6 +336,9 @@ class Progress:
         )
 
 
+#: A kernel call's (result, next bound) and its slides (``moves``).
+Outcome = tuple[tuple[int, int], np.ndarray]
+
 _FRONTIER_ROWS: Final = 1 << 14
 _TASKS_PER_THREAD: Final = 64
 
@@ -462,7 +465,7 @@ class IdaStar:
         """One call of the kernel on fresh copies of the root's state (the kernel changes them)."""
         heur, k = self.heuristic, self.kernel
         occ, pos, blanks, hc, lc_lines, pv, mpv, key, rinfo = (a.copy() for a in root)
-        return _ida_task(  # type: ignore[no-any-return]
+        return _ida_task(
             bound, limit, counts, stop, occ, pos, blanks, heur.geo.neighbours, heur.dist, hc,
             heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
             k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
@@ -551,47 +554,8 @@ class IdaStar:
         collect = 2
         while True:
             report()
-            results: list[tuple[int, np.ndarray]] = []
             next_bound = INFINITY
-            if self.threads == 1:
-                moves = np.zeros((bound + 1, 4), dtype=np.int64)
-                stamp = self._next_stamp(0)
-
-                def serial() -> None:
-                    args = (root, bound, max_nodes, counts[0], flag, moves, 0, 0, moves, 0, stamp)
-                    results.append((self._run(*args), moves))
-
-                if watched:
-                    watch([threading.Thread(target=serial, daemon=True)])
-                else:
-                    serial()
-            else:
-                tasks, collect, collected = self._frontier(root, bound, max_nodes, counts, flag, collect)
-                results.append(collected)
-                lock = threading.Lock()
-                taken = [0]
-
-                def work(thread: int) -> None:
-                    stamp = self._next_stamp(thread)
-                    while not flag[0]:
-                        with lock:
-                            number = taken[0]
-                            taken[0] += 1
-                        if number >= len(tasks):
-                            return
-                        moves = np.zeros((bound + 1, 4), dtype=np.int64)
-                        moves[:collect] = tasks[number].reshape(collect, 4)
-                        spent = int(counts[:, 0].sum())
-                        limit = int(counts[thread, 0]) + max(0, max_nodes - spent)
-                        args = (root, bound, limit, counts[thread], flag, moves, collect, 0, moves, thread, stamp)
-                        outcome = self._run(*args)
-                        with lock:
-                            results.append((outcome, moves))
-                        if outcome[0] >= 0 or outcome[0] == -2:
-                            flag[0] = 1  # a solution (optimal: its length is the bound) or the node limit
-
-                if collected[0][0] < 0 and tasks.shape[0]:
-                    watch([threading.Thread(target=work, args=(i,), daemon=True) for i in range(self.threads)])
+            results, collect = self._iteration(root, bound, max_nodes, counts, flag, collect, watched, watch)
             for (length, nb), moves in results:
                 next_bound = min(next_bound, nb)
                 if length >= 0:
@@ -611,6 +575,63 @@ class IdaStar:
                 return answer(None, reason=EXHAUSTED)
             bound = next_bound
 
+    def _iteration(
+        self,
+        root: tuple[np.ndarray, ...],
+        bound: int,
+        max_nodes: int,
+        counts: np.ndarray,
+        flag: np.ndarray,
+        collect: int,
+        watched: bool,
+        watch: Callable[[list[threading.Thread]], None],
+    ) -> tuple[list[Outcome], int]:
+        """One iteration to ``bound``: every kernel call's outcome with its slides, and the task depth.
+
+        One thread searches from the root; several take the tasks of :meth:`_frontier` in order.
+        """
+        results: list[Outcome] = []
+        if self.threads == 1:
+            moves = np.zeros((bound + 1, 4), dtype=np.int64)
+            stamp = self._next_stamp(0)
+
+            def serial() -> None:
+                args = (root, bound, max_nodes, counts[0], flag, moves, 0, 0, moves, 0, stamp)
+                results.append((self._run(*args), moves))
+
+            if watched:
+                watch([threading.Thread(target=serial, daemon=True)])
+            else:
+                serial()
+            return results, collect
+        tasks, collect, collected = self._frontier(root, bound, max_nodes, counts, flag, collect)
+        results.append(collected)
+        lock = threading.Lock()
+        taken = [0]
+
+        def work(thread: int) -> None:
+            stamp = self._next_stamp(thread)
+            while not flag[0]:
+                with lock:
+                    number = taken[0]
+                    taken[0] += 1
+                if number >= len(tasks):
+                    return
+                moves = np.zeros((bound + 1, 4), dtype=np.int64)
+                moves[:collect] = tasks[number].reshape(collect, 4)
+                spent = int(counts[:, 0].sum())
+                limit = int(counts[thread, 0]) + max(0, max_nodes - spent)
+                args = (root, bound, limit, counts[thread], flag, moves, collect, 0, moves, thread, stamp)
+                outcome = self._run(*args)
+                with lock:
+                    results.append((outcome, moves))
+                if outcome[0] >= 0 or outcome[0] == -2:
+                    flag[0] = 1  # a solution (optimal: its length is the bound) or the node limit
+
+        if collected[0][0] == -1 and tasks.shape[0]:
+            watch([threading.Thread(target=work, args=(i,), daemon=True) for i in range(self.threads)])
+        return results, collect
+
     def _frontier(
         self,
         root: tuple[np.ndarray, ...],
@@ -619,13 +640,13 @@ class IdaStar:
         counts: np.ndarray,
         flag: np.ndarray,
         depth: int,
-    ) -> tuple[np.ndarray, int, tuple[tuple[int, int], np.ndarray]]:
+    ) -> tuple[np.ndarray, int, Outcome]:
         """The tasks of a parallel iteration: the slides to the boards at the first depth (from
         ``depth`` on) with enough of them, that depth, and the collecting search's own outcome (a
         solution shallower than that depth, the node limit, and its next bound)."""
         want = _TASKS_PER_THREAD * self.threads
         depth = max(1, min(depth, bound - 1))
-        kept: tuple[np.ndarray, int, tuple[tuple[int, int], np.ndarray]] | None = None
+        kept: tuple[np.ndarray, int, Outcome] | None = None
         while True:
             frontier = np.zeros((_FRONTIER_ROWS, 4 * depth), dtype=np.int64)
             moves = np.zeros((bound + 1, 4), dtype=np.int64)
@@ -635,7 +656,10 @@ class IdaStar:
             if outcome[0] == -4 and kept is not None:
                 return kept  # the deeper frontier does not fit: the last one does
             if outcome[0] == -4:
-                raise SolverError(f"more than {_FRONTIER_ROWS} boards at depth {depth}")
+                if depth == 1:
+                    raise SolverError(f"more than {_FRONTIER_ROWS} boards one slide from the start")
+                depth = max(1, depth // 2)  # the last iteration's depth is too deep now
+                continue
             found = frontier[: counts[0, 2]].copy()
             kept = (found, depth, (outcome, moves))
             if outcome[0] != -1 or len(found) >= want or depth >= bound - 1:
