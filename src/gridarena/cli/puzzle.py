@@ -39,7 +39,7 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_solution,
 )
 from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar, Progress
+from gridarena.games.slidingpuzzle.idastar import IdaStar, Progress, default_memory
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import (
     board_by_name,
@@ -54,7 +54,6 @@ from gridarena.games.slidingpuzzle.rules import Action, Board
 from gridarena.games.slidingpuzzle.solvability import check_solvable
 from gridarena.games.slidingpuzzle.solvers import (
     ALGORITHMS,
-    AStar,
     default_algorithm,
     solution_stats,
     solve,
@@ -62,6 +61,11 @@ from gridarena.games.slidingpuzzle.solvers import (
 from gridarena.search import Solution
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+#: ``--anytime``: the weights of the quick searches after the first, and each one's node budget.
+ANYTIME_WEIGHTS = (1.5, 1.25)
+ANYTIME_NODES = 5_000_000
 
 
 class PuzzleUsageError(GridArenaError, ValueError):
@@ -148,8 +152,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve_cmd.add_argument(
         "--anytime",
         action="store_true",
-        help="first a quick weighted A* answer (--weight, default 2), then the optimum; each better answer "
-        "is printed as it comes, with the proven lower bound",
+        help="first quick weighted IDA* answers (--weight, default 2, then 1.5 and 1.25), then the optimum; "
+        "each better answer is printed as it comes, with the proven lower bound",
     )
     solve_cmd.add_argument(
         "--weight",
@@ -266,17 +270,24 @@ class _Tables:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.cache: dict[tuple[Board, str | None], tuple[Heuristic | None, str]] = {}
-        self.solvers: dict[int, tuple[Heuristic, IdaStar]] = {}
+        self.solvers: dict[tuple[int, float], tuple[Heuristic, IdaStar]] = {}
 
-    def solver(self, heuristic: Heuristic) -> IdaStar:
-        """The IDA* of ``heuristic``, made once per run (its transposition tables are reused)."""
+    def solver(self, heuristic: Heuristic, weight: float = 1.0) -> IdaStar:
+        """The IDA* of ``heuristic`` (weighted for ``--anytime``), made once per run (tables reused).
+
+        A weighted search gets an eighth of the memory budget: it is short, the optimal one is not.
+        """
         args = self.args
-        if id(heuristic) not in self.solvers:
+        key = (id(heuristic), weight)
+        if key not in self.solvers:
             if args.threads < 1:
                 raise PuzzleUsageError(f"--threads must be at least 1, not {args.threads}")
-            made = IdaStar(heuristic, memory=args.memory, threads=args.threads)
-            self.solvers[id(heuristic)] = (heuristic, made)
-        return self.solvers[id(heuristic)][1]
+            memory = args.memory if args.memory is not None else default_memory()
+            if weight != 1.0:
+                memory //= 8
+            made = IdaStar(heuristic, memory=memory, threads=args.threads, weight=weight)
+            self.solvers[key] = (heuristic, made)
+        return self.solvers[key][1]
 
     def pick(self, case: PuzzleCase) -> tuple[Heuristic | None, str]:
         """The heuristic (None: the solver's default) and algorithm for ``case``."""
@@ -304,7 +315,10 @@ def run_solve(args: argparse.Namespace) -> int:
     tables = _Tables(args)
     if len(paths) == 1:
         found = _solve_one(paths[0], args, tables)
-        return _report(found, args.json)
+        if args.anytime and not args.json and found.path is not None:
+            print(f"# final: {found.length} slides, optimum {math.ceil(found.lower_bound)}..{found.length}")
+        code = _report(found, args.json)
+        return 1 if found.stopped else code
     results: list[dict[str, object]] = []
     failed = 0
     for path in paths:
@@ -355,20 +369,12 @@ def _optimal(
     max_nodes = (1 << 62) if args.max_nodes is None else args.max_nodes
     show = _ProgressLine(args.progress or sys.stderr.isatty())
     started = time.perf_counter()
-    best: Solution[Action] | None = None
-    if args.anytime:
-        weight = args.weight if args.weight != 1.0 else 2.0
-        quick = AStar(heuristic, weight).solve(
-            case.start, max_nodes=min(max_nodes, 2_000_000), deadline=deadline
-        )
-        if quick.path is not None:
-            best = quick
-            _announce(quick, solver.h0(case.start), args.json)
     stop = threading.Event()
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, lambda number, frame: stop.set())
     try:
+        best = _anytime(case, heuristic, args, tables, deadline, max_nodes, stop) if args.anytime else None
         found = solver.solve(
             case.start, max_nodes=max_nodes, deadline=deadline, progress=show, interval=1.0, stop=stop
         )
@@ -395,6 +401,34 @@ def _optimal(
         algorithm=f"{best.algorithm}+{found.algorithm}",
         seconds=time.perf_counter() - started,
     )
+
+
+def _anytime(
+    case: PuzzleCase,
+    heuristic: Heuristic,
+    args: argparse.Namespace,
+    tables: _Tables,
+    deadline: float | None,
+    max_nodes: int,
+    stop: threading.Event,
+) -> Solution[Action] | None:
+    """Weighted IDA* answers (each within w times the optimum), heavier weights first; the best of them.
+
+    Each better answer is printed at once with the proven bound (the heuristic's value at the start).
+    """
+    best: Solution[Action] | None = None
+    bound = tables.solver(heuristic).h0(case.start)
+    first = args.weight if args.weight != 1.0 else 2.0
+    for weight in sorted({first, *(w for w in ANYTIME_WEIGHTS if w < first)}, reverse=True):
+        if stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
+            break
+        quick = tables.solver(heuristic, weight).solve(
+            case.start, max_nodes=min(max_nodes, ANYTIME_NODES), deadline=deadline, stop=stop
+        )
+        if quick.path is not None and (best is None or len(quick.path) < len(best.path or ())):
+            best = quick
+            _announce(quick, bound, args.json)
+    return best
 
 
 def _announce(found: Solution[Action], bound: int, as_json: bool) -> None:

@@ -46,13 +46,52 @@ def _rekey(key: np.ndarray, t: int, frm: int, to: int, kword: np.ndarray, kshift
 
 
 @njit(cache=True, inline="always")
-def _tt_visit(
-    key: np.ndarray, g: int, stamp: int, tt_keys: np.ndarray, tt_g: np.ndarray, tt_stamp: np.ndarray
-) -> bool:
-    """True if this board was reached at g' <= g earlier in this iteration (prune); else record g.
+def _tt_check(tt_keys: np.ndarray, s: int, words: int, gword: int, stamp: int) -> int:
+    """The check word of slot ``s``: its key words, g word and stamp mixed (torn entries fail it)."""
+    mixed = np.int64(stamp) ^ (np.int64(gword) << 32)
+    for w in range(words):
+        mixed = (mixed ^ tt_keys[s, w]) * np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, wrapping
+    return int(mixed ^ (mixed >> 31))
 
-    The subtree below a board reached again no shallower was already searched with at least as much
-    bound left, so pruning it loses no solution. Keys are the exact packed board, never a hash.
+
+@njit(cache=True, inline="always")
+def _tt_write(
+    key: np.ndarray,
+    s: int,
+    g: int,
+    me: int,
+    stamp: int,
+    tt_keys: np.ndarray,
+    tt_g: np.ndarray,
+    tt_stamp: np.ndarray,
+) -> None:
+    words = key.shape[0]
+    for w in range(words):
+        tt_keys[s, w] = key[w]
+    tt_g[s] = g * 8 + me
+    tt_stamp[s] = stamp
+    tt_keys[s, words] = _tt_check(tt_keys, s, words, g * 8 + me, stamp)
+
+
+@njit(cache=True, inline="always")
+def _tt_visit(
+    key: np.ndarray,
+    g: int,
+    me: int,
+    stamp: int,
+    tt_keys: np.ndarray,
+    tt_g: np.ndarray,
+    tt_stamp: np.ndarray,
+) -> bool:
+    """True if this board was reached earlier in this iteration at g' < g, or at g' = g by this thread
+    (prune); else record g when it is the least so far.
+
+    The threads share one table. A board reached again no shallower by the same thread was searched
+    first on a path that comes earlier in depth-first order, with at least as much bound left; one
+    reached strictly shallower (by any thread) cannot lie on an optimal path. Either way the first
+    optimal path in depth-first order is never cut. Keys are the exact packed board, never a hash, and
+    each slot carries a check word over its key, g and stamp, so an entry half-written by the other
+    thread (no locks) fails the check and counts as empty.
     """
     size = tt_g.shape[0]
     words = key.shape[0]
@@ -63,25 +102,26 @@ def _tt_visit(
     free = -1
     for probe in range(4):
         s = (home + probe) & (size - 1)
-        if tt_stamp[s] == stamp:
+        st = tt_stamp[s]
+        gword = tt_g[s]
+        if st == stamp and tt_keys[s, words] == _tt_check(tt_keys, s, words, gword, st):
             same = True
             for w in range(words):
                 if tt_keys[s, w] != key[w]:
                     same = False
                     break
             if same:
-                if tt_g[s] <= g:
+                seen, who = gword >> 3, gword & 7
+                if seen < g or (seen == g and who == me):
                     return True
-                tt_g[s] = g
+                if seen > g:
+                    _tt_write(key, s, g, me, stamp, tt_keys, tt_g, tt_stamp)
                 return False
         elif free < 0:
             free = s
     if free < 0:
         free = home  # all four slots hold this iteration's boards: replace the first
-    tt_stamp[free] = stamp
-    tt_g[free] = g
-    for w in range(words):
-        tt_keys[free, w] = key[w]
+    _tt_write(key, free, g, me, stamp, tt_keys, tt_g, tt_stamp)
     return False
 
 
@@ -131,11 +171,14 @@ def _ida_task(
     tt_g: np.ndarray,
     tt_stamp: np.ndarray,
     stamp: int,
+    me: int,
     pat_slots: np.ndarray,
     cellbit: np.ndarray,
     rinfo: np.ndarray,
     prune_commute: bool,
     prune_chain: bool,
+    wg: int,
+    wh: int,
 ) -> tuple[int, int]:
     """One depth-first iteration to f <= bound below a prefix of slides; (result, next bound).
 
@@ -143,6 +186,7 @@ def _ida_task(
     given (the kernel plays them first, on the root board it is handed, and never backtracks above
     them); the rest are the search's path, the solution's on return. The result is the solution's
     length, -1 when the iteration is exhausted, -2 at the node limit, -3 when ``stop[0]`` was set.
+    ``wg`` and ``wh`` weigh g and h (1 and 1: optimal; ``bound`` is in those units).
     ``collect > 0``: instead of expanding the boards at that depth, append their slides to
     ``frontier`` (rows of ``moves``; ``counts[2]`` is their number; -4 when it is full), the tasks of a
     parallel iteration.
@@ -161,16 +205,17 @@ def _ida_task(
     n_sets = pat_of.shape[0]
     scratch = np.empty(max(rows, cols, 64), dtype=np.int64)
     best = np.empty(max(rows, cols, 64), dtype=np.int64)
-    cand_from = np.empty((bound + 1, width), dtype=np.int64)
-    cand_blank = np.empty((bound + 1, width), dtype=np.int64)
-    cand_dir = np.empty((bound + 1, width), dtype=np.int64)
-    n_cand = np.zeros(bound + 1, dtype=np.int64)
-    next_cand = np.zeros(bound + 1, dtype=np.int64)
-    mv_blank = np.empty(bound + 1, dtype=np.int64)
+    most = bound // wg + 2  # the deepest a slide can go, plus one
+    cand_from = np.empty((most, width), dtype=np.int64)
+    cand_blank = np.empty((most, width), dtype=np.int64)
+    cand_dir = np.empty((most, width), dtype=np.int64)
+    n_cand = np.zeros(most, dtype=np.int64)
+    next_cand = np.zeros(most, dtype=np.int64)
+    mv_blank = np.empty(most, dtype=np.int64)
     order = np.empty(nb, dtype=np.int64)
-    sv_hc = np.empty((bound + 1, hc.shape[0]), dtype=np.int64)
-    sv_pv = np.empty((bound + 1, 2 * pv.shape[0]), dtype=np.int64)
-    sv_lc = np.empty((bound + 1, lc_lines.shape[0]), dtype=np.int64)
+    sv_hc = np.empty((most, hc.shape[0]), dtype=np.int64)
+    sv_pv = np.empty((most, 2 * pv.shape[0]), dtype=np.int64)
+    sv_lc = np.empty((most, lc_lines.shape[0]), dtype=np.int64)
     next_bound = 1 << 30
     use_tt = tt_g.shape[0] > 0
     # Play the prefix (its slides were checked when the frontier was collected).
@@ -188,7 +233,7 @@ def _ida_task(
         blanks[mv_blank[d]] = frm
         if use_tt:
             _rekey(key, t, frm, to, kword, kshift)
-    if use_tt and _tt_visit(key, n_prefix, stamp, tt_keys, tt_g, tt_stamp) and n_prefix > 0:
+    if use_tt and _tt_visit(key, n_prefix, me, stamp, tt_keys, tt_g, tt_stamp) and n_prefix > 0:
         return -1, next_bound  # an earlier task of this thread reached this board as cheaply
     depth = n_prefix
     generate = True
@@ -252,14 +297,14 @@ def _ida_task(
             )  # fmt: skip
             blanks[j] = frm
             h = combined_h(hc, n_sets, mirror_on)
-            f = depth + 1 + h
+            f = wg * (depth + 1) + wh * h  # weighted IDA* scales both (f = g + w h with w = wh / wg)
             if use_tt:
                 _rekey(key, t, frm, to, kword, kshift)
             prune = f > bound
             if prune:
                 next_bound = min(next_bound, f)
             elif use_tt and h > 0:
-                prune = _tt_visit(key, depth + 1, stamp, tt_keys, tt_g, tt_stamp)
+                prune = _tt_visit(key, depth + 1, me, stamp, tt_keys, tt_g, tt_stamp)
             moves[depth, 0] = t
             moves[depth, 1] = frm
             moves[depth, 2] = to
@@ -341,15 +386,18 @@ Outcome = tuple[tuple[int, int], np.ndarray]
 
 _FRONTIER_ROWS: Final = 1 << 14
 _TASKS_PER_THREAD: Final = 64
+#: Tasks start no deeper than this: each deeper try repeats the collecting search, and an iteration
+#: with few boards there is small anyway.
+_MAX_TASK_DEPTH: Final = 12
 
 
 class IdaStar:
     """Numba IDA* for one heuristic; reusable across boards (tables are prepared once).
 
-    With two or more blanks a transposition table of exact packed boards (per thread) prunes boards
-    reached again no shallower in the current iteration; it gets ``memory`` bytes (default a quarter
-    of the machine's memory, never more slots than boards on a small board), or 2^``transpositions``
-    slots per thread when that is given (0: off). With one blank it is off unless asked for: a
+    With two or more blanks a transposition table of exact packed boards, shared by the threads, prunes
+    boards reached again no shallower in the current iteration (:func:`_tt_visit`); it gets ``memory``
+    bytes (default a quarter of the machine's memory, never more slots than boards on a small board),
+    or 2^``transpositions`` slots when that is given (0: off). With one blank it is off unless asked for: a
     single-blank board has few transpositions and the table only slows the search.
     ``threads`` > 1 splits each iteration's frontier at a shallow depth into tasks that the threads
     take in depth-first order (numba releases the GIL). ``prune_commute`` and ``prune_chain`` switch the
@@ -365,9 +413,16 @@ class IdaStar:
         threads: int = 1,
         prune_commute: bool = True,
         prune_chain: bool = True,
+        weight: float = 1.0,
     ) -> None:
-        if threads < 1:
-            raise ValueError(f"threads must be at least 1, not {threads}")
+        if not 1 <= threads <= 8:
+            raise SolverError(
+                f"threads must be 1 to 8 (the table keeps a thread number in 3 bits), not {threads}"
+            )
+        if not 1.0 <= weight <= 64.0:
+            raise SolverError(f"weight {weight} is out of range: it must be between 1 and 64")
+        self.weight = weight
+        self._wg, self._wh = (1, 1) if weight == 1.0 else (16, round(16 * weight))
         self.heuristic = heuristic
         self.kernel = KernelHeuristic(heuristic)
         self.threads = threads
@@ -380,15 +435,14 @@ class IdaStar:
         else:
             bits = transpositions
         self.tt_bits = bits if self.key_words > 0 else 0
-        self._tts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        self._stamps: list[int] = []
+        self._tt: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._stamp = 0
 
     def _budget_bits(self, heuristic: Heuristic) -> int:
-        """log2 of each thread's slots: within ``memory`` and no more than twice the boards there are."""
-        slot_bytes = 8 * max(1, self.key_words) + 8
-        per_thread = self.memory // self.threads
+        """log2 of the table's slots: within ``memory`` and no more than twice the boards there are."""
+        slot_bytes = 8 * max(1, self.key_words) + 16
         bits = 0
-        while (slot_bytes << (bits + 1)) <= per_thread and bits < 40:
+        while (slot_bytes << (bits + 1)) <= self.memory and bits < 40:
             bits += 1
         cells, blanks = heuristic.geo.size, len(heuristic.goal.blanks)
         boards = math.factorial(cells) // math.factorial(blanks)
@@ -398,15 +452,15 @@ class IdaStar:
 
     @property
     def name(self) -> str:
-        """The algorithm and the heuristic, e.g. ``idastar/pdb(6-6-3r)``."""
-        return f"idastar/{self.heuristic.name}"
+        """The algorithm and the heuristic, e.g. ``idastar/pdb(6-6-3r)`` (``/w=2`` when weighted)."""
+        return f"idastar/{self.heuristic.name}" + (f"/w={self.weight:g}" if self.weight != 1.0 else "")
 
     @property
     def table_bytes(self) -> int:
-        """The bytes of all the threads' transposition tables."""
+        """The bytes of the transposition table (one, shared by the threads)."""
         if not self.tt_bits:
             return 0
-        return self.threads * (1 << self.tt_bits) * (8 * max(1, self.key_words) + 8)
+        return (1 << self.tt_bits) * (8 * max(1, self.key_words) + 16)
 
     def _layout(self, heuristic: Heuristic) -> None:
         """Where each movable cell's tile number sits in the exact packed board key (int64 words)."""
@@ -418,24 +472,21 @@ class IdaStar:
         self.kword = np.array([m // per_word for m in range(size)], dtype=np.int64)
         self.kshift = np.array([bits * (m % per_word) for m in range(size)], dtype=np.int64)
 
-    def _table(self, thread: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        while len(self._tts) <= thread:
+    def _table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The threads' shared table: key words and a check word, g * 8 + thread, stamp."""
+        if self._tt is None:
             slots = 1 << self.tt_bits if self.tt_bits else 0
-            self._tts.append(
-                (
-                    np.zeros((slots, max(1, self.key_words)), dtype=np.int64),
-                    np.zeros(slots, dtype=np.int32),
-                    np.zeros(slots, dtype=np.int32),
-                )
+            self._tt = (
+                np.zeros((slots, max(1, self.key_words) + 1), dtype=np.int64),
+                np.zeros(slots, dtype=np.int32),
+                np.zeros(slots, dtype=np.int32),
             )
-            self._stamps.append(0)
-        return self._tts[thread]
+        return self._tt
 
-    def _next_stamp(self, thread: int) -> int:
+    def _next_stamp(self) -> int:
         # Stamps tell this iteration's entries from older ones, so the table is never cleared.
-        self._table(thread)
-        self._stamps[thread] += 1
-        return self._stamps[thread]
+        self._stamp += 1
+        return self._stamp
 
     def _key(self, occ: np.ndarray) -> np.ndarray:
         key = np.zeros(max(1, self.key_words), dtype=np.int64)
@@ -470,8 +521,8 @@ class IdaStar:
             heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
             k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
             heur.mirror_tile, moves, n_prefix, collect, frontier, key, self.kword, self.kshift,
-            *self._table(thread), stamp,
-            k.pat_slots, k.cellbit, rinfo, self.prune_commute, self.prune_chain,
+            *self._table(), stamp, thread,
+            k.pat_slots, k.cellbit, rinfo, self.prune_commute, self.prune_chain, self._wg, self._wh,
         )  # fmt: skip
 
     def solve(
@@ -496,7 +547,8 @@ class IdaStar:
         started = time.perf_counter()
         occ, pos, blanks, hc, lc_lines, pv, mpv = k.start(board)
         root = (occ, pos, blanks, hc, lc_lines, pv, mpv, self._key(occ), k.rinfo.copy())
-        h0 = bound = k.value(hc)
+        h0 = k.value(hc)
+        bound = self._wh * h0
         counts = np.zeros((self.threads, 3), dtype=np.int64)
         flag = np.zeros(1, dtype=np.int64)
         watched = self.threads > 1 or deadline is not None or progress is not None or stop is not None
@@ -510,16 +562,21 @@ class IdaStar:
                 int(counts[:, 1].sum()),
                 stopped=stopped,
                 reason=reason,
-                bound=bound if stopped else 0,  # a stopped search proved its last bound
+                bound=proven() if stopped else 0,  # a stopped search proved its last bound
                 h0=h0,
+                weight=self.weight,
                 algorithm=self.name,
                 seconds=time.perf_counter() - started,
             )
 
+        def proven() -> int:
+            # The bound of an optimal search is proven; a weighted one proves only its own h0.
+            return bound if self.weight == 1.0 else h0
+
         def report() -> None:
             if progress is not None:
                 seconds = time.perf_counter() - started
-                progress(Progress(bound, int(counts[:, 0].sum()), int(counts[:, 1].sum()), seconds))
+                progress(Progress(proven(), int(counts[:, 0].sum()), int(counts[:, 1].sum()), seconds))
 
         def watch(workers: list[threading.Thread]) -> None:
             nonlocal why
@@ -570,7 +627,9 @@ class IdaStar:
             if not why and stop is not None and stop.is_set():
                 why = "interrupted"
             if why:
-                return answer(None, stopped=True, reason=f"{why} (no solution shorter than {bound} slides)")
+                return answer(
+                    None, stopped=True, reason=f"{why} (no solution shorter than {proven()} slides)"
+                )
             if next_bound >= INFINITY:
                 return answer(None, reason=EXHAUSTED)
             bound = next_bound
@@ -592,8 +651,8 @@ class IdaStar:
         """
         results: list[Outcome] = []
         if self.threads == 1:
-            moves = np.zeros((bound + 1, 4), dtype=np.int64)
-            stamp = self._next_stamp(0)
+            moves = np.zeros((bound // self._wg + 2, 4), dtype=np.int64)
+            stamp = self._next_stamp()
 
             def serial() -> None:
                 args = (root, bound, max_nodes, counts[0], flag, moves, 0, 0, moves, 0, stamp)
@@ -608,16 +667,16 @@ class IdaStar:
         results.append(collected)
         lock = threading.Lock()
         taken = [0]
+        stamp = self._next_stamp()  # not the frontier's: its entries would prune the tasks' roots
 
         def work(thread: int) -> None:
-            stamp = self._next_stamp(thread)
             while not flag[0]:
                 with lock:
                     number = taken[0]
                     taken[0] += 1
                 if number >= len(tasks):
                     return
-                moves = np.zeros((bound + 1, 4), dtype=np.int64)
+                moves = np.zeros((bound // self._wg + 2, 4), dtype=np.int64)
                 moves[:collect] = tasks[number].reshape(collect, 4)
                 spent = int(counts[:, 0].sum())
                 limit = int(counts[thread, 0]) + max(0, max_nodes - spent)
@@ -645,13 +704,13 @@ class IdaStar:
         ``depth`` on) with enough of them, that depth, and the collecting search's own outcome (a
         solution shallower than that depth, the node limit, and its next bound)."""
         want = _TASKS_PER_THREAD * self.threads
-        depth = max(1, min(depth, bound - 1))
+        depth = max(1, min(depth, _MAX_TASK_DEPTH, bound // self._wg - 1))
         kept: tuple[np.ndarray, int, Outcome] | None = None
         while True:
             frontier = np.zeros((_FRONTIER_ROWS, 4 * depth), dtype=np.int64)
-            moves = np.zeros((bound + 1, 4), dtype=np.int64)
+            moves = np.zeros((bound // self._wg + 2, 4), dtype=np.int64)
             counts[0, 2] = 0
-            stamp = self._next_stamp(0)
+            stamp = self._next_stamp()
             outcome = self._run(root, bound, max_nodes, counts[0], flag, moves, 0, depth, frontier, 0, stamp)
             if outcome[0] == -4 and kept is not None:
                 return kept  # the deeper frontier does not fit: the last one does
@@ -662,6 +721,6 @@ class IdaStar:
                 continue
             found = frontier[: counts[0, 2]].copy()
             kept = (found, depth, (outcome, moves))
-            if outcome[0] != -1 or len(found) >= want or depth >= bound - 1:
+            if outcome[0] != -1 or len(found) >= want or depth >= min(_MAX_TASK_DEPTH, bound // self._wg - 1):
                 return kept
             depth += 1
