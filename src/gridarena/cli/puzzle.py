@@ -127,7 +127,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--blank-first", action="store_true", help="one-line boards: Korf's goal (blank first)"
     )
     solve_cmd.add_argument(
-        "--max-nodes", type=int, help="stop after about this many expansions (default: no limit)"
+        "--max-nodes",
+        type=int,
+        help="stop the optimal search after about this many expansions (default: no limit)",
     )
     solve_cmd.add_argument(
         "--time", type=float, metavar="SECONDS", help="stop after this many seconds (default: no limit)"
@@ -423,7 +425,7 @@ def _anytime(
         if stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
             break
         quick = tables.solver(heuristic, weight).solve(
-            case.start, max_nodes=min(max_nodes, ANYTIME_NODES), deadline=deadline, stop=stop
+            case.start, max_nodes=ANYTIME_NODES, deadline=deadline, stop=stop
         )
         if quick.path is not None and (best is None or len(quick.path) < len(best.path or ())):
             best = quick

@@ -201,15 +201,19 @@ def test_anytime_prints_each_better_answer_then_the_optimum(
     assert best <= quick and f"length={best}" in err and "status=solved" in err
     # Stopped early, the anytime answer stands with its gap: the optimum lies between the bound and it.
     hard = str(_hard_case(tmp_path, walk=400, seed=5))
-    argv = ["solve", hard, "--algo", "idastar", "--anytime", "--memory", "16M", "--time", "0.5", "--json"]
+    argv = ["solve", hard, "--algo", "idastar", "--anytime", "--memory", "16M", "--max-nodes", "50", "--json"]
     assert run(argv) == 1
-    lines = capsys.readouterr()[0].splitlines()
-    first, final = json.loads(lines[0]), json.loads(lines[-1])
-    assert first["anytime"] and first["moves"] == final["moves"]
+    reports = [json.loads(line) for line in capsys.readouterr()[0].splitlines()]
     hard_case = parse_case(Path(hard).read_text())
-    moves = "".join(f"{c} {d}\n" for c, d in final["moves"])
-    length = check_solution(hard_case, parse_solution(f"{len(final['moves'])}\n{moves}"))
-    assert final["lower_bound"] <= length and "best answer so far" in final["reason"]
+    lengths = []
+    for report in reports:  # every printed answer replays
+        moves = "".join(f"{c} {d}\n" for c, d in report["moves"])
+        lengths.append(check_solution(hard_case, parse_solution(f"{len(report['moves'])}\n{moves}")))
+    final = reports[-1]
+    assert all(r["anytime"] for r in reports[:-1]) and final["moves"] == reports[-2]["moves"]
+    assert lengths == sorted(lengths, reverse=True) and len(set(lengths[:-1])) == len(lengths) - 1
+    assert final["status"] == "solved" and final["lower_bound"] <= lengths[-1]
+    assert "best answer so far" in final["reason"]
 
 
 def test_sizes_are_parsed_or_refused() -> None:
