@@ -36,6 +36,8 @@ from gridarena.games.slidingpuzzle.solvability import EXHAUSTED
 from gridarena.search import Solution
 
 INFINITY: Final = 1 << 30
+_TASK_BITS: Final = 16  # a table entry's g word: g << 16 | task number
+_TASK_MASK: Final = (1 << _TASK_BITS) - 1
 
 
 @njit(cache=True, inline="always")
@@ -68,9 +70,10 @@ def _tt_write(
     words = key.shape[0]
     for w in range(words):
         tt_keys[s, w] = key[w]
-    tt_g[s] = g * 8 + me
+    gword = (g << _TASK_BITS) | me
+    tt_g[s] = gword
     tt_stamp[s] = stamp
-    tt_keys[s, words] = _tt_check(tt_keys, s, words, g * 8 + me, stamp)
+    tt_keys[s, words] = _tt_check(tt_keys, s, words, gword, stamp)
 
 
 @njit(cache=True, inline="always")
@@ -83,13 +86,15 @@ def _tt_visit(
     tt_g: np.ndarray,
     tt_stamp: np.ndarray,
 ) -> bool:
-    """True if this board was reached earlier in this iteration at g' < g, or at g' = g by this thread
-    (prune); else record g when it is the least so far.
+    """True if this board was reached in this iteration at g' < g, or at g' = g on a path that comes
+    earlier in depth-first order (prune); else record g and the task ``me``.
 
-    The threads share one table. A board reached again no shallower by the same thread was searched
-    first on a path that comes earlier in depth-first order, with at least as much bound left; one
-    reached strictly shallower (by any thread) cannot lie on an optimal path. Either way the first
-    optimal path in depth-first order is never cut. Keys are the exact packed board, never a hash, and
+    ``me`` is the number of the task (the tasks of a parallel iteration are numbered in depth-first
+    order; a serial search is task 0), so an entry at the same g from a task numbered no higher was
+    reached on an earlier path: within a task the depth-first search met it first. Pruning only then
+    never cuts the first optimal path in depth-first order, whichever thread wrote the entry and
+    whether or not it is still searching below it (docs/slidingpuzzle.md). An entry from a later task
+    at the same g is taken over by the earlier one. Keys are the exact packed board, never a hash, and
     each slot carries a check word over its key, g and stamp, so an entry half-written by the other
     thread (no locks) fails the check and counts as empty.
     """
@@ -111,11 +116,10 @@ def _tt_visit(
                     same = False
                     break
             if same:
-                seen, who = gword >> 3, gword & 7
-                if seen < g or (seen == g and who == me):
+                seen, who = gword >> _TASK_BITS, gword & _TASK_MASK
+                if seen < g or (seen == g and who <= me):
                     return True
-                if seen > g:
-                    _tt_write(key, s, g, me, stamp, tt_keys, tt_g, tt_stamp)
+                _tt_write(key, s, g, me, stamp, tt_keys, tt_g, tt_stamp)  # shallower, or an earlier task
                 return False
         elif free < 0:
             free = s
@@ -384,7 +388,7 @@ class Progress:
 #: A kernel call's (result, next bound) and its slides (``moves``).
 Outcome = tuple[tuple[int, int], np.ndarray]
 
-_FRONTIER_ROWS: Final = 1 << 14
+_FRONTIER_ROWS: Final = 1 << 14  # tasks are numbered in 16 bits (_TASK_BITS)
 _TASKS_PER_THREAD: Final = 64
 #: Tasks start no deeper than this: each deeper try repeats the collecting search, and an iteration
 #: with few boards there is small anyway.
@@ -473,7 +477,7 @@ class IdaStar:
         self.kshift = np.array([bits * (m % per_word) for m in range(size)], dtype=np.int64)
 
     def _table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The threads' shared table: key words and a check word, g * 8 + thread, stamp."""
+        """The threads' shared table: key words and a check word, g << 16 | task number, stamp."""
         if self._tt is None:
             slots = 1 << self.tt_bits if self.tt_bits else 0
             self._tt = (
@@ -510,7 +514,7 @@ class IdaStar:
         n_prefix: int,
         collect: int,
         frontier: np.ndarray,
-        thread: int,
+        task: int,
         stamp: int,
     ) -> tuple[int, int]:
         """One call of the kernel on fresh copies of the root's state (the kernel changes them)."""
@@ -521,7 +525,7 @@ class IdaStar:
             heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
             k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
             heur.mirror_tile, moves, n_prefix, collect, frontier, key, self.kword, self.kshift,
-            *self._table(), stamp, thread,
+            *self._table(), stamp, task,
             k.pat_slots, k.cellbit, rinfo, self.prune_commute, self.prune_chain, self._wg, self._wh,
         )  # fmt: skip
 
@@ -680,7 +684,7 @@ class IdaStar:
                 moves[:collect] = tasks[number].reshape(collect, 4)
                 spent = int(counts[:, 0].sum())
                 limit = int(counts[thread, 0]) + max(0, max_nodes - spent)
-                args = (root, bound, limit, counts[thread], flag, moves, collect, 0, moves, thread, stamp)
+                args = (root, bound, limit, counts[thread], flag, moves, collect, 0, moves, number, stamp)
                 outcome = self._run(*args)
                 with lock:
                     results.append((outcome, moves))
