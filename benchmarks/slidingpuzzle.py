@@ -30,7 +30,7 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_solution,
 )
 from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar
+from gridarena.games.slidingpuzzle.idastar import IdaStar, default_memory
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import board_by_name, build_pdb, default_partition, partition
 from gridarena.games.slidingpuzzle.rules import Action, Board, homework_goal
@@ -336,6 +336,8 @@ def main() -> None:
     parser.add_argument("--cross", default="manhattan", help="second heuristic for the cross-check")
     parser.add_argument("--cross-nodes", type=int, default=0, help="cross-check cap (0: no cross-check)")
     args = parser.parse_args()
+    if args.memory is None:
+        args.memory = default_memory()
     if args.part == "ablation" and args.time_cap is None:
         args.time_cap = 30.0
     parts = {"homework": run_homework, "fifteen": run_fifteen, "build": run_build, "ablation": run_ablation}

@@ -385,6 +385,10 @@ class Progress:
         )
 
 
+#: The table's budget when none is given: the first searches on a fresh table pay for zeroing every page
+#: they touch (about 1.5 s for a 4 GiB table, in 2 MB huge pages), which small searches should not.
+LIBRARY_MEMORY: Final = 256 << 20
+
 #: A kernel call's (result, next bound) and its slides (``moves``).
 Outcome = tuple[tuple[int, int], np.ndarray]
 
@@ -400,7 +404,8 @@ class IdaStar:
 
     With two or more blanks a transposition table of exact packed boards, shared by the threads, prunes
     boards reached again no shallower in the current iteration (:func:`_tt_visit`); it gets ``memory``
-    bytes (default a quarter of the machine's memory, never more slots than boards on a small board),
+    bytes (default :data:`LIBRARY_MEMORY`; the CLI and the benchmarks give it a quarter of the
+    machine's memory, :func:`default_memory`; never more slots than boards on a small board),
     or 2^``transpositions`` slots when that is given (0: off). With one blank it is off unless asked for: a
     single-blank board has few transpositions and the table only slows the search.
     ``threads`` > 1 splits each iteration's frontier at a shallow depth into tasks that the threads
@@ -433,7 +438,7 @@ class IdaStar:
         self.prune_commute = prune_commute
         self.prune_chain = prune_chain
         self._layout(heuristic)
-        self.memory = default_memory() if memory is None else memory
+        self.memory = LIBRARY_MEMORY if memory is None else memory
         if transpositions is None:
             bits = self._budget_bits(heuristic) if len(heuristic.goal.blanks) > 1 else 0
         else:
