@@ -182,7 +182,7 @@ def test_time_and_node_limits_stop_with_the_bound(tmp_path: Path, capsys: pytest
     case = str(_hard_case(tmp_path))
     for limit in (["--time", "0.3"], ["--max-nodes", "20000"]):
         assert run(["solve", case, "--algo", "idastar", "--memory", "16M", "--json", *limit]) == 1
-        out, err = capsys.readouterr()
+        out = capsys.readouterr().out
         report = json.loads(out)
         assert report["status"] == "limit" and report["lower_bound"] >= report["h0"] > 0
         assert ("time limit" if limit[0] == "--time" else "node limit") in report["reason"]
