@@ -2,13 +2,14 @@
 
 The kernel makes and unmakes slides on flat arrays (the one place the puzzle uses make/unmake) and
 keeps the heuristic's components up to date slide by slide (``incremental.py``). Children come in the
-order of the blanks' cells, then the direction from the blank (up, down, left, right); the undo of the
-previous slide is skipped. With two or more blanks a table of the boards reached in the current
-iteration (exact packed keys) prunes boards reached again no shallower; without the table, of two
-slides into different blanks over disjoint cells (they commute) only one order is searched. A node is
+order of the blanks' cells, then the direction from the blank (up, down, left, right). Of two commuting
+slides (disjoint cells) in a row only one order is searched, a slide that undoes an earlier one across
+commuting slides is never made, and with two or more blanks a table of exact packed boards prunes
+boards reached again no shallower in the iteration; all three together keep the first optimal path in
+depth-first order (:func:`_ida_task`, docs/slidingpuzzle.md). The driver runs the kernel in one or
+several threads (tasks over a shallow frontier), with limits, progress and a stop event. A node is
 *expanded* when its children are generated; every child created counts as *generated*, summed over
-the iterations.
-"""
+the iterations."""
 
 from __future__ import annotations
 
