@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,7 +39,7 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_solution,
 )
 from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar
+from gridarena.games.slidingpuzzle.idastar import IdaStar, Progress, default_memory
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import (
     board_by_name,
@@ -47,10 +51,21 @@ from gridarena.games.slidingpuzzle.pdb import (
 )
 from gridarena.games.slidingpuzzle.pdb.partitions import board_key, pdb_folder
 from gridarena.games.slidingpuzzle.rules import Action, Board
-from gridarena.games.slidingpuzzle.solvers import ALGORITHMS, default_algorithm, solution_stats, solve
+from gridarena.games.slidingpuzzle.solvability import check_solvable
+from gridarena.games.slidingpuzzle.solvers import (
+    ALGORITHMS,
+    default_algorithm,
+    solution_stats,
+    solve,
+)
 from gridarena.search import Solution
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+#: ``--anytime``: the weights of the quick searches after the first, and each one's node budget.
+ANYTIME_WEIGHTS = (1.5, 1.25)
+ANYTIME_NODES = 5_000_000
 
 
 class PuzzleUsageError(GridArenaError, ValueError):
@@ -59,6 +74,26 @@ class PuzzleUsageError(GridArenaError, ValueError):
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr)
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """A memory size such as ``4G``, ``512M``, ``100K`` or bytes.
+
+    >>> parse_size("4G"), parse_size("512m"), parse_size("1000")
+    (4294967296, 536870912, 1000)
+    """
+    raw = text.strip().upper().removesuffix("B")
+    number, unit = (raw[:-1], raw[-1]) if raw and raw[-1] in _UNITS else (raw, "")
+    try:
+        value = float(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 4G, 512M or 1000000") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a size cannot be negative")
+    return int(value * _UNITS[unit])
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -92,7 +127,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--blank-first", action="store_true", help="one-line boards: Korf's goal (blank first)"
     )
     solve_cmd.add_argument(
-        "--max-nodes", type=int, default=200_000_000, help="give up after this many expansions"
+        "--max-nodes",
+        type=int,
+        help="stop the optimal search after about this many expansions (default: no limit)",
+    )
+    solve_cmd.add_argument(
+        "--time", type=float, metavar="SECONDS", help="stop after this many seconds (default: no limit)"
+    )
+    solve_cmd.add_argument(
+        "--memory",
+        type=parse_size,
+        metavar="SIZE",
+        help="transposition tables' budget, e.g. 4G or 512M (default: a quarter of the machine's memory)",
+    )
+    solve_cmd.add_argument(
+        "--threads",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="IDA* threads (default: every core; the homework allows one)",
+    )
+    solve_cmd.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the bound, nodes, nodes/s and time on stderr even when it is not a terminal",
+    )
+    solve_cmd.add_argument(
+        "--anytime",
+        action="store_true",
+        help="first quick weighted IDA* answers (--weight, default 2, then 1.5 and 1.25), then the optimum; "
+        "each better answer is printed as it comes, with the proven lower bound",
     )
     solve_cmd.add_argument(
         "--weight",
@@ -209,6 +272,24 @@ class _Tables:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.cache: dict[tuple[Board, str | None], tuple[Heuristic | None, str]] = {}
+        self.solvers: dict[tuple[int, float], tuple[Heuristic, IdaStar]] = {}
+
+    def solver(self, heuristic: Heuristic, weight: float = 1.0) -> IdaStar:
+        """The IDA* of ``heuristic`` (weighted for ``--anytime``), made once per run (tables reused).
+
+        A weighted search gets an eighth of the memory budget: it is short, the optimal one is not.
+        """
+        args = self.args
+        key = (id(heuristic), weight)
+        if key not in self.solvers:
+            if args.threads < 1:
+                raise PuzzleUsageError(f"--threads must be at least 1, not {args.threads}")
+            memory = args.memory if args.memory is not None else default_memory()
+            if weight != 1.0:
+                memory //= 8
+            made = IdaStar(heuristic, memory=memory, threads=args.threads, weight=weight)
+            self.solvers[key] = (heuristic, made)
+        return self.solvers[key][1]
 
     def pick(self, case: PuzzleCase) -> tuple[Heuristic | None, str]:
         """The heuristic (None: the solver's default) and algorithm for ``case``."""
@@ -236,7 +317,10 @@ def run_solve(args: argparse.Namespace) -> int:
     tables = _Tables(args)
     if len(paths) == 1:
         found = _solve_one(paths[0], args, tables)
-        return _report(found, args.json)
+        if args.anytime and not args.json and found.path is not None:
+            print(f"# final: {found.length} slides, optimum {math.ceil(found.lower_bound)}..{found.length}")
+        code = _report(found, args.json)
+        return 1 if found.stopped else code
     results: list[dict[str, object]] = []
     failed = 0
     for path in paths:
@@ -269,7 +353,124 @@ def run_solve(args: argparse.Namespace) -> int:
 def _solve_one(path: str, args: argparse.Namespace, tables: _Tables) -> Solution[Action]:
     case = parse_case(_read(path), path, blank_first=args.blank_first)
     heuristic, algorithm = tables.pick(case)
-    return solve(case, algorithm, heuristic, max_nodes=args.max_nodes, weight=args.weight)
+    deadline = None if args.time is None else time.perf_counter() + args.time
+    if algorithm != "idastar" and not args.anytime:
+        limit = 50_000_000 if args.max_nodes is None else args.max_nodes  # A* and BFS keep every board
+        return solve(case, algorithm, heuristic, max_nodes=limit, deadline=deadline, weight=args.weight)
+    return _optimal(case, heuristic or make_heuristic(case.goal), args, tables, deadline)
+
+
+def _optimal(
+    case: PuzzleCase, heuristic: Heuristic, args: argparse.Namespace, tables: _Tables, deadline: float | None
+) -> Solution[Action]:
+    """The numba IDA* without limits unless asked, with progress, Ctrl-C and the anytime answer first."""
+    solver = tables.solver(heuristic)
+    verdict = check_solvable(case.start, case.goal)
+    if verdict.verdict == "unsolvable":
+        return Solution(None, math.inf, 0, 0, reason=verdict.reason, algorithm=solver.name)
+    max_nodes = (1 << 62) if args.max_nodes is None else args.max_nodes
+    show = _ProgressLine(args.progress or sys.stderr.isatty())
+    started = time.perf_counter()
+    stop = threading.Event()
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, lambda number, frame: stop.set())
+    try:
+        best = _anytime(case, heuristic, args, tables, deadline, max_nodes, stop) if args.anytime else None
+        found = solver.solve(
+            case.start, max_nodes=max_nodes, deadline=deadline, progress=show, interval=1.0, stop=stop
+        )
+    finally:
+        show.end()
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, previous)
+    if found.path is not None or best is None or best.path is None:
+        return found
+    # Stopped with an anytime answer: that answer, and the proven bound as its gap (weight = L / bound).
+    length = len(best.path)
+    bound = max(found.bound, 1)
+    gap = f"best answer so far {length} slides, the optimum is {found.bound}..{length}"
+    return Solution(
+        best.path,
+        float(length),
+        best.expanded + found.expanded,
+        best.generated + found.generated,
+        stopped=True,
+        reason=f"{found.reason}; {gap}",
+        bound=found.bound,
+        h0=found.h0,
+        weight=max(1.0, length / bound),
+        algorithm=f"{best.algorithm}+{found.algorithm}",
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _anytime(
+    case: PuzzleCase,
+    heuristic: Heuristic,
+    args: argparse.Namespace,
+    tables: _Tables,
+    deadline: float | None,
+    max_nodes: int,
+    stop: threading.Event,
+) -> Solution[Action] | None:
+    """Weighted IDA* answers (each within w times the optimum), heavier weights first; the best of them.
+
+    Each better answer is printed at once with the proven bound (the heuristic's value at the start).
+    """
+    best: Solution[Action] | None = None
+    bound = tables.solver(heuristic).h0(case.start)
+    first = args.weight if args.weight != 1.0 else 2.0
+    for weight in sorted({first, *(w for w in ANYTIME_WEIGHTS if w < first)}, reverse=True):
+        if stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
+            break
+        quick = tables.solver(heuristic, weight).solve(
+            case.start, max_nodes=ANYTIME_NODES, deadline=deadline, stop=stop
+        )
+        if quick.path is not None and (best is None or len(quick.path) < len(best.path or ())):
+            best = quick
+            _announce(quick, bound, args.json)
+    return best
+
+
+def _announce(found: Solution[Action], bound: int, as_json: bool) -> None:
+    """An anytime answer better than the ones before: on stdout, with the proven bound and the gap."""
+    assert found.path is not None
+    length = len(found.path)
+    if as_json:
+        print(
+            json.dumps(
+                {"anytime": True, "moves": moves_to_json(found.path), "length": length, "lower_bound": bound}
+            )
+        )
+    else:
+        print(f"# anytime: {length} slides ({found.algorithm}), optimum {bound}..{length}")
+        sys.stdout.write(format_solution(found.path))
+    sys.stdout.flush()
+
+
+class _ProgressLine:
+    """The search's progress on stderr: rewritten in place on a terminal, a line each time otherwise."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, where: Progress) -> None:
+        if not self.on:
+            return
+        if self.tty:
+            sys.stderr.write("\r" + where.line() + "\x1b[K")
+        else:
+            sys.stderr.write("progress: " + where.line() + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def end(self) -> None:
+        if self.on and self.tty and self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
 
 
 def _totals(results: Sequence[dict[str, object]]) -> dict[str, object]:

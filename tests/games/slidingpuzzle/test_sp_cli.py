@@ -121,3 +121,102 @@ def test_several_disjoint_sets_build_and_solve_together(
     assert run(argv) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["algorithm"] == "idastar/pdb(4-4/3-5)+mirror" and result["length"] == 31
+
+
+def _hard_case(tmp_path: Path, walk: int = 1000, seed: int = 0) -> Path:
+    """A homework board far from the goal: Manhattan IDA* (``--algo idastar``) takes minutes on it."""
+    import random
+
+    from gridarena.games.slidingpuzzle.rules import random_walk
+
+    path = tmp_path / "hard.in"
+    board = random_walk(homework_goal(), walk, random.Random(seed))
+    path.write_text(format_homework_case(PuzzleCase(board, homework_goal())))
+    return path
+
+
+def _answers(out: str) -> list[str]:
+    """The answer blocks of an ``--anytime`` run: each ``# anytime`` header starts one, ``# final`` the last."""
+    blocks, current = [], []
+    for line in out.splitlines(keepends=True):
+        if line.startswith("# "):
+            if current:
+                blocks.append("".join(current))
+            current = []
+        else:
+            current.append(line)
+    blocks.append("".join(current))
+    return [b for b in blocks if b.strip()]
+
+
+def test_ctrl_c_reports_the_proven_bound_and_exits_cleanly(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    case = _hard_case(tmp_path)
+    command = [sys.executable, "-m", "gridarena", "puzzle", "solve", str(case), "--algo", "idastar"]
+    process = subprocess.Popen(
+        [*command, "--progress", "--threads", "2", "--memory", "64M"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stderr is not None
+    seen = []
+    for line in process.stderr:  # the search has started once it reports progress
+        seen.append(line)
+        if line.startswith("progress: bound"):
+            break
+    process.send_signal(signal.SIGINT)
+    out, rest = process.communicate(timeout=60)
+    err = "".join(seen) + rest
+    assert process.returncode == 1, err
+    assert "Traceback" not in err and "interrupted (no solution shorter than" in err
+    assert "lower_bound=" in err and out == ""
+
+
+def test_time_and_node_limits_stop_with_the_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = str(_hard_case(tmp_path))
+    for limit in (["--time", "0.3"], ["--max-nodes", "20000"]):
+        assert run(["solve", case, "--algo", "idastar", "--memory", "16M", "--json", *limit]) == 1
+        out = capsys.readouterr().out
+        report = json.loads(out)
+        assert report["status"] == "limit" and report["lower_bound"] >= report["h0"] > 0
+        assert ("time limit" if limit[0] == "--time" else "node limit") in report["reason"]
+
+
+def test_anytime_prints_each_better_answer_then_the_optimum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case_path = _hard_case(tmp_path, walk=60, seed=3)
+    case = parse_case(case_path.read_text())
+    assert run(["solve", str(case_path), "--algo", "idastar", "--anytime", "--memory", "16M"]) == 0
+    out, err = capsys.readouterr()
+    blocks = _answers(out)
+    assert out.startswith("# anytime") and len(blocks) == 2 and "# final" in out
+    quick, best = (check_solution(case, parse_solution(b)) for b in blocks)
+    assert best <= quick and f"length={best}" in err and "status=solved" in err
+    # Stopped early, the anytime answer stands with its gap: the optimum lies between the bound and it.
+    hard = str(_hard_case(tmp_path, walk=400, seed=5))
+    argv = ["solve", hard, "--algo", "idastar", "--anytime", "--memory", "16M", "--max-nodes", "50", "--json"]
+    assert run(argv) == 1
+    reports = [json.loads(line) for line in capsys.readouterr()[0].splitlines()]
+    hard_case = parse_case(Path(hard).read_text())
+    lengths = []
+    for report in reports:  # every printed answer replays
+        moves = "".join(f"{c} {d}\n" for c, d in report["moves"])
+        lengths.append(check_solution(hard_case, parse_solution(f"{len(report['moves'])}\n{moves}")))
+    final = reports[-1]
+    assert all(r["anytime"] for r in reports[:-1]) and final["moves"] == reports[-2]["moves"]
+    assert lengths == sorted(lengths, reverse=True) and len(set(lengths[:-1])) == len(lengths) - 1
+    assert final["status"] == "solved" and final["lower_bound"] <= lengths[-1]
+    assert "best answer so far" in final["reason"]
+
+
+def test_sizes_are_parsed_or_refused() -> None:
+    assert puzzle.parse_size("4G") == 4 << 30 and puzzle.parse_size("64M") == 64 << 20
+    with pytest.raises(argparse.ArgumentTypeError, match="not a size"):
+        puzzle.parse_size("lots")

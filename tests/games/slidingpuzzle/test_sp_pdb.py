@@ -311,7 +311,10 @@ def test_board_names() -> None:
 
 
 def test_default_partitions_and_pattern_sets() -> None:
-    assert (board_key(homework_goal()), default_partition(homework_goal())) == ("4x5-homework", "6-6-3r")
+    assert (board_key(homework_goal()), default_partition(homework_goal())) == (
+        "4x5-homework",
+        "5-5-5ar/5-5-5br/6-6-3r",
+    )
     assert default_partition(board_by_name("4x4", blank_first=True)) == "6-6-3"
     assert default_partition(goal_board(3, 3)) is None
     first, second = pattern_sets(homework_goal(), "7-7-1/6-6-3r")

@@ -59,15 +59,18 @@ def run_method(
     boards: Sequence[Board],
     *,
     max_nodes: int = 1 << 62,
+    time_cap: float | None = None,
     on_result: Callable[[int, Solution[Action]], None] | None = None,
 ) -> Summary:
-    """Solve every board with ``solver`` (compile time excluded: one tiny warm-up solve first)."""
+    """Solve every board with ``solver`` (compile time excluded: one tiny warm-up solve first);
+    ``time_cap``: seconds per board, after which it counts as unsolved with its proven bound."""
     goal = solver.heuristic.goal
     solver.solve(random_walk(goal, 4, random.Random(0)))
     results = []
     cpu = time.process_time()
     for number, board in enumerate(boards):
-        found = solver.solve(board, max_nodes=max_nodes)
+        deadline = None if time_cap is None else time.perf_counter() + time_cap
+        found = solver.solve(board, max_nodes=max_nodes, deadline=deadline)
         results.append(found)
         if on_result is not None:
             on_result(number, found)

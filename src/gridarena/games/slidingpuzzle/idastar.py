@@ -2,24 +2,29 @@
 
 The kernel makes and unmakes slides on flat arrays (the one place the puzzle uses make/unmake) and
 keeps the heuristic's components up to date slide by slide (``incremental.py``). Children come in the
-order of the blanks' cells, then the direction from the blank (up, down, left, right); the undo of the
-previous slide is skipped. With two or more blanks a table of the boards reached in the current
-iteration (exact packed keys) prunes boards reached again no shallower; without the table, of two
-slides into different blanks over disjoint cells (they commute) only one order is searched. A node is
+order of the blanks' cells, then the direction from the blank (up, down, left, right). Of two commuting
+slides (disjoint cells) in a row only one order is searched, a slide that undoes an earlier one across
+commuting slides is never made, and with two or more blanks a table of exact packed boards prunes
+boards reached again no shallower in the iteration; all three together keep the first optimal path in
+depth-first order (:func:`_ida_task`, docs/slidingpuzzle.md). The driver runs the kernel in one or
+several threads (tasks over a shallow frontier), with limits, progress and a stop event. A node is
 *expanded* when its children are generated; every child created counts as *generated*, summed over
-the iterations.
-"""
+the iterations."""
 
 from __future__ import annotations
 
 import math
+import os
+import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 from numba import njit
 
-from gridarena.games.slidingpuzzle.heuristics import Heuristic
+from gridarena.games.slidingpuzzle.heuristics import Heuristic, SolverError
 from gridarena.games.slidingpuzzle.incremental import (
     KernelHeuristic,
     combined_h,
@@ -32,6 +37,8 @@ from gridarena.games.slidingpuzzle.solvability import EXHAUSTED
 from gridarena.search import Solution
 
 INFINITY: Final = 1 << 30
+_TASK_BITS: Final = 16  # a table entry's g word: g << 16 | task number
+_TASK_MASK: Final = (1 << _TASK_BITS) - 1
 
 
 @njit(cache=True, inline="always")
@@ -42,13 +49,55 @@ def _rekey(key: np.ndarray, t: int, frm: int, to: int, kword: np.ndarray, kshift
 
 
 @njit(cache=True, inline="always")
-def _tt_visit(
-    key: np.ndarray, g: int, stamp: int, tt_keys: np.ndarray, tt_g: np.ndarray, tt_stamp: np.ndarray
-) -> bool:
-    """True if this board was reached at g' <= g earlier in this iteration (prune); else record g.
+def _tt_check(tt_keys: np.ndarray, s: int, words: int, gword: int, stamp: int) -> int:
+    """The check word of slot ``s``: its key words, g word and stamp mixed (torn entries fail it)."""
+    mixed = np.int64(stamp) ^ (np.int64(gword) << 32)
+    for w in range(words):
+        mixed = (mixed ^ tt_keys[s, w]) * np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, wrapping
+    return int(mixed ^ (mixed >> 31))
 
-    The subtree below a board reached again no shallower was already searched with at least as much
-    bound left, so pruning it loses no solution. Keys are the exact packed board, never a hash.
+
+@njit(cache=True, inline="always")
+def _tt_write(
+    key: np.ndarray,
+    s: int,
+    g: int,
+    me: int,
+    stamp: int,
+    tt_keys: np.ndarray,
+    tt_g: np.ndarray,
+    tt_stamp: np.ndarray,
+) -> None:
+    words = key.shape[0]
+    for w in range(words):
+        tt_keys[s, w] = key[w]
+    gword = (g << _TASK_BITS) | me
+    tt_g[s] = gword
+    tt_stamp[s] = stamp
+    tt_keys[s, words] = _tt_check(tt_keys, s, words, gword, stamp)
+
+
+@njit(cache=True, inline="always")
+def _tt_visit(
+    key: np.ndarray,
+    g: int,
+    me: int,
+    stamp: int,
+    tt_keys: np.ndarray,
+    tt_g: np.ndarray,
+    tt_stamp: np.ndarray,
+) -> bool:
+    """True if this board was reached in this iteration at g' < g, or at g' = g on a path that comes
+    earlier in depth-first order (prune); else record g and the task ``me``.
+
+    ``me`` is the number of the task (the tasks of a parallel iteration are numbered in depth-first
+    order; a serial search is task 0), so an entry at the same g from a task numbered no higher was
+    reached on an earlier path: within a task the depth-first search met it first. Pruning only then
+    never cuts the first optimal path in depth-first order, whichever thread wrote the entry and
+    whether or not it is still searching below it (docs/slidingpuzzle.md). An entry from a later task
+    at the same g is taken over by the earlier one. Keys are the exact packed board, never a hash, and
+    each slot carries a check word over its key, g and stamp, so an entry half-written by the other
+    thread (no locks) fails the check and counts as empty.
     """
     size = tt_g.shape[0]
     words = key.shape[0]
@@ -59,33 +108,40 @@ def _tt_visit(
     free = -1
     for probe in range(4):
         s = (home + probe) & (size - 1)
-        if tt_stamp[s] == stamp:
+        st = tt_stamp[s]
+        gword = tt_g[s]
+        if st == stamp and tt_keys[s, words] == _tt_check(tt_keys, s, words, gword, st):
             same = True
             for w in range(words):
                 if tt_keys[s, w] != key[w]:
                     same = False
                     break
             if same:
-                if tt_g[s] <= g:
+                seen, who = gword >> _TASK_BITS, gword & _TASK_MASK
+                if seen < g or (seen == g and who <= me):
                     return True
-                tt_g[s] = g
+                _tt_write(key, s, g, me, stamp, tt_keys, tt_g, tt_stamp)  # shallower, or an earlier task
                 return False
         elif free < 0:
             free = s
     if free < 0:
         free = home  # all four slots hold this iteration's boards: replace the first
-    tt_stamp[free] = stamp
-    tt_g[free] = g
-    for w in range(words):
-        tt_keys[free, w] = key[w]
+    _tt_write(key, free, g, me, stamp, tt_keys, tt_g, tt_stamp)
     return False
 
 
-@njit(cache=True)
-def _ida_iteration(
+@njit(cache=True, inline="always")
+def _commute(f1: int, t1: int, f2: int, t2: int) -> bool:
+    """Two slides commute when they use disjoint cells (so they go into different blanks)."""
+    return f1 != f2 and f1 != t2 and t1 != f2 and t1 != t2
+
+
+@njit(cache=True, nogil=True)
+def _ida_task(
     bound: int,
     max_nodes: int,
     counts: np.ndarray,
+    stop: np.ndarray,
     occ: np.ndarray,
     pos: np.ndarray,
     blanks: np.ndarray,
@@ -109,8 +165,10 @@ def _ida_iteration(
     mirror_on: bool,
     mcell: np.ndarray,
     mtile: np.ndarray,
-    path_from: np.ndarray,
-    path_dir: np.ndarray,
+    moves: np.ndarray,
+    n_prefix: int,
+    collect: int,
+    frontier: np.ndarray,
     key: np.ndarray,
     kword: np.ndarray,
     kshift: np.ndarray,
@@ -118,38 +176,87 @@ def _ida_iteration(
     tt_g: np.ndarray,
     tt_stamp: np.ndarray,
     stamp: int,
+    me: int,
     pat_slots: np.ndarray,
     cellbit: np.ndarray,
     rinfo: np.ndarray,
+    prune_commute: bool,
+    prune_chain: bool,
+    wg: int,
+    wh: int,
 ) -> tuple[int, int]:
-    """One depth-first iteration to f <= bound: (solution length or -1 or -2 on the node limit, next bound)."""
+    """One depth-first iteration to f <= bound below a prefix of slides; (result, next bound).
+
+    ``moves[d] = (tile, from, to, direction)`` of the slide at depth d: the first ``n_prefix`` rows are
+    given (the kernel plays them first, on the root board it is handed, and never backtracks above
+    them); the rest are the search's path, the solution's on return. The result is the solution's
+    length, -1 when the iteration is exhausted, -2 at the node limit, -3 when ``stop[0]`` was set.
+    ``wg`` and ``wh`` weigh g and h (1 and 1: optimal; ``bound`` is in those units).
+    ``collect > 0``: instead of expanding the boards at that depth, append their slides to
+    ``frontier`` (rows of ``moves``; ``counts[2]`` is their number; -4 when it is full), the tasks of a
+    parallel iteration.
+
+    Children come in the order of the blanks' cells, then the direction from the blank. Of two
+    commuting slides in a row only the order that a depth-first search meets first is searched
+    (``prune_commute``: the second goes into the smaller blank cell), and a slide that undoes an
+    earlier one across slides that commute with it is never made (``prune_chain``; the immediate undo
+    always). The table prunes a board reached again at g no smaller than before in this iteration.
+    Every pruning keeps the first optimal path in depth-first order (that path has no undo, no pair
+    out of the order, and no board reached earlier as cheaply), so the search stays optimal and the
+    next bound stays a lower bound.
+    """
     nb = blanks.shape[0]
     width = 4 * nb
     n_sets = pat_of.shape[0]
     scratch = np.empty(max(rows, cols, 64), dtype=np.int64)
     best = np.empty(max(rows, cols, 64), dtype=np.int64)
-    cand_from = np.empty((bound + 1, width), dtype=np.int64)
-    cand_blank = np.empty((bound + 1, width), dtype=np.int64)
-    cand_dir = np.empty((bound + 1, width), dtype=np.int64)
-    n_cand = np.zeros(bound + 1, dtype=np.int64)
-    next_cand = np.zeros(bound + 1, dtype=np.int64)
-    mv_tile = np.empty(bound + 1, dtype=np.int64)
-    mv_from = np.empty(bound + 1, dtype=np.int64)
-    mv_blank = np.empty(bound + 1, dtype=np.int64)
-    sv_hc = np.empty((bound + 1, hc.shape[0]), dtype=np.int64)
-    sv_pv = np.empty((bound + 1, 2 * pv.shape[0]), dtype=np.int64)
-    sv_lc = np.empty((bound + 1, lc_lines.shape[0]), dtype=np.int64)
+    most = bound // wg + 2  # the deepest a slide can go, plus one
+    cand_from = np.empty((most, width), dtype=np.int64)
+    cand_blank = np.empty((most, width), dtype=np.int64)
+    cand_dir = np.empty((most, width), dtype=np.int64)
+    n_cand = np.zeros(most, dtype=np.int64)
+    next_cand = np.zeros(most, dtype=np.int64)
+    mv_blank = np.empty(most, dtype=np.int64)
+    order = np.empty(nb, dtype=np.int64)
+    sv_hc = np.empty((most, hc.shape[0]), dtype=np.int64)
+    sv_pv = np.empty((most, 2 * pv.shape[0]), dtype=np.int64)
+    sv_lc = np.empty((most, lc_lines.shape[0]), dtype=np.int64)
     next_bound = 1 << 30
     use_tt = tt_g.shape[0] > 0
-    if use_tt:
-        _tt_visit(key, 0, stamp, tt_keys, tt_g, tt_stamp)
-    depth = 0
+    # Play the prefix (its slides were checked when the frontier was collected).
+    for d in range(n_prefix):
+        t, frm, to = moves[d, 0], moves[d, 1], moves[d, 2]
+        for j in range(nb):
+            if blanks[j] == to:
+                mv_blank[d] = j
+        keep_components(d, hc, pv, mpv, lc_on, lc_lines, sv_hc, sv_pv, sv_lc)
+        move_tile(
+            t, frm, to, occ, pos, dist, hc, lc_on, lc_lines, rows, cols, grow, gcol, pat_of, pat_tiles,
+            pat_k, pat_w, tables, packed, pv, mpv, mirror_on, mcell, mtile, scratch, best, pat_slots,
+            cellbit, rinfo,
+        )  # fmt: skip
+        blanks[mv_blank[d]] = frm
+        if use_tt:
+            _rekey(key, t, frm, to, kword, kshift)
+    if use_tt and _tt_visit(key, n_prefix, me, stamp, tt_keys, tt_g, tt_stamp) and n_prefix > 0:
+        return -1, next_bound  # an earlier task of this thread reached this board as cheaply
+    depth = n_prefix
     generate = True
     while True:
         if generate:
             counts[0] += 1
-            n = 0
+            if stop[0] != 0:
+                return -3, next_bound
+            # The blanks in the order of their cells (insertion sort: there are one or two).
             for j in range(nb):
+                order[j] = j
+                i = j
+                while i > 0 and blanks[order[i - 1]] > blanks[order[i]]:
+                    order[i - 1], order[i] = order[i], order[i - 1]
+                    i -= 1
+            n = 0
+            for jj in range(nb):
+                j = order[jj]
                 for d in range(4):
                     src = near[blanks[j], d]
                     if src >= 0 and occ[src] > 0:
@@ -168,21 +275,24 @@ def _ida_iteration(
             to = blanks[j]
             t = occ[frm]
             if depth > 0:
-                before_from = mv_from[depth - 1]
-                before_to = pos[mv_tile[depth - 1]]
-                if mv_tile[depth - 1] == t and before_from == to:
+                pf, pt = moves[depth - 1, 1], moves[depth - 1, 2]
+                if moves[depth - 1, 0] == t and pf == to:
                     continue  # the undo of the previous slide
-                if (
-                    not use_tt
-                    and before_to != frm
-                    and before_from != to
-                    and before_from != frm
-                    and to < before_to
-                ):
-                    # Slides into different blanks over disjoint cells commute: keep one order only. The
-                    # rule depends on the path, so with the table (which catches these) it is left out:
-                    # a board pruned as seen must have had all its children searched the first time.
-                    continue
+                if prune_commute and to < pt and _commute(pf, pt, frm, to):
+                    continue  # the other order of two commuting slides is searched instead
+                if prune_chain:
+                    undoes = False
+                    e = depth - 1
+                    while e >= 0:
+                        ef, et = moves[e, 1], moves[e, 2]
+                        if moves[e, 0] == t and ef == to and et == frm:
+                            undoes = True
+                            break
+                        if not _commute(ef, et, frm, to):
+                            break
+                        e -= 1
+                    if undoes:
+                        continue  # it undoes a slide that every slide since commutes with
             counts[1] += 1
             keep_components(depth, hc, pv, mpv, lc_on, lc_lines, sv_hc, sv_pv, sv_lc)
             move_tile(
@@ -192,14 +302,28 @@ def _ida_iteration(
             )  # fmt: skip
             blanks[j] = frm
             h = combined_h(hc, n_sets, mirror_on)
-            f = depth + 1 + h
+            f = wg * (depth + 1) + wh * h  # weighted IDA* scales both (f = g + w h with w = wh / wg)
             if use_tt:
                 _rekey(key, t, frm, to, kword, kshift)
             prune = f > bound
             if prune:
                 next_bound = min(next_bound, f)
             elif use_tt and h > 0:
-                prune = _tt_visit(key, depth + 1, stamp, tt_keys, tt_g, tt_stamp)
+                prune = _tt_visit(key, depth + 1, me, stamp, tt_keys, tt_g, tt_stamp)
+            moves[depth, 0] = t
+            moves[depth, 1] = frm
+            moves[depth, 2] = to
+            moves[depth, 3] = cand_dir[depth, i]
+            mv_blank[depth] = j
+            if not prune and h > 0 and depth + 1 == collect:
+                row = counts[2]
+                if row >= frontier.shape[0]:
+                    return -4, next_bound
+                for e in range(collect):
+                    for c in range(4):
+                        frontier[row, e * 4 + c] = moves[e, c]
+                counts[2] += 1
+                prune = True
             if prune:
                 if use_tt:
                     _rekey(key, t, frm, to, kword, kshift)
@@ -209,11 +333,6 @@ def _ida_iteration(
                 )  # fmt: skip
                 blanks[j] = to
                 continue
-            mv_tile[depth] = t
-            mv_from[depth] = frm
-            mv_blank[depth] = j
-            path_from[depth] = frm
-            path_dir[depth] = cand_dir[depth, i]
             if h == 0:
                 return depth + 1, next_bound
             if counts[0] >= max_nodes:
@@ -221,42 +340,137 @@ def _ida_iteration(
             depth += 1
             generate = True
         else:
-            if depth == 0:
+            if depth == n_prefix:
                 return -1, next_bound
             depth -= 1
-            t = mv_tile[depth]
+            t = moves[depth, 0]
             j = mv_blank[depth]
-            to = pos[t]
+            to = moves[depth, 2]
+            frm = moves[depth, 1]
             if use_tt:
-                _rekey(key, t, to, mv_from[depth], kword, kshift)
+                _rekey(key, t, to, frm, kword, kshift)
             undo_move(
-                t, to, mv_from[depth], depth, occ, pos, hc, pv, mpv, lc_on, lc_lines, cellbit, rinfo, sv_hc,
+                t, to, frm, depth, occ, pos, hc, pv, mpv, lc_on, lc_lines, cellbit, rinfo, sv_hc,
                 sv_pv, sv_lc,
             )  # fmt: skip
             blanks[j] = to
 
 
+def default_memory() -> int:
+    """A quarter of the machine's memory (bytes): the transposition tables' default budget."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 4
+    except (ValueError, OSError, AttributeError):  # no sysconf: a modest 1 GB
+        return 1 << 30
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a running search is: its current bound (no solution is shorter), counts and time."""
+
+    bound: int
+    expanded: int
+    generated: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Expansions per second of wall time so far."""
+        return self.expanded / self.seconds if self.seconds > 0 else 0.0
+
+    def line(self) -> str:
+        """One line for a terminal: bound, nodes, nodes/s, elapsed."""
+        return (
+            f"bound {self.bound}  nodes {self.expanded:,}  {self.rate / 1e6:.2f} M/s  "
+            f"elapsed {self.seconds:.1f} s"
+        )
+
+
+#: The table's budget when none is given: the first searches on a fresh table pay for zeroing every page
+#: they touch (about 1.5 s for a 4 GiB table, in 2 MB huge pages), which small searches should not.
+LIBRARY_MEMORY: Final = 256 << 20
+
+#: A kernel call's (result, next bound) and its slides (``moves``).
+Outcome = tuple[tuple[int, int], np.ndarray]
+
+_FRONTIER_ROWS: Final = 1 << 14  # tasks are numbered in 16 bits (_TASK_BITS)
+_TASKS_PER_THREAD: Final = 64
+#: Tasks start no deeper than this: each deeper try repeats the collecting search, and an iteration
+#: with few boards there is small anyway.
+_MAX_TASK_DEPTH: Final = 12
+
+
 class IdaStar:
     """Numba IDA* for one heuristic; reusable across boards (tables are prepared once).
 
-    ``transpositions``: log2 of the slots of a table of boards reached in the current iteration,
-    which prunes boards reached again no shallower (0: off). By default it is on (2^20 slots) with
-    two or more blanks, where independent slides make many paths to each board, and off with one.
+    With two or more blanks a transposition table of exact packed boards, shared by the threads, prunes
+    boards reached again no shallower in the current iteration (:func:`_tt_visit`); it gets ``memory``
+    bytes (default :data:`LIBRARY_MEMORY`; the CLI and the benchmarks give it a quarter of the
+    machine's memory, :func:`default_memory`; never more slots than boards on a small board),
+    or 2^``transpositions`` slots when that is given (0: off). With one blank it is off unless asked for: a
+    single-blank board has few transpositions and the table only slows the search.
+    ``threads`` > 1 splits each iteration's frontier at a shallow depth into tasks that the threads
+    take in depth-first order (numba releases the GIL). ``prune_commute`` and ``prune_chain`` switch the
+    move pruning (:func:`_ida_task`) for ablations; optimal answers do not depend on them.
     """
 
-    def __init__(self, heuristic: Heuristic, *, transpositions: int | None = None) -> None:
+    def __init__(
+        self,
+        heuristic: Heuristic,
+        *,
+        transpositions: int | None = None,
+        memory: int | None = None,
+        threads: int = 1,
+        prune_commute: bool = True,
+        prune_chain: bool = True,
+        weight: float = 1.0,
+    ) -> None:
+        if not 1 <= threads <= 8:
+            raise SolverError(
+                f"threads must be 1 to 8 (the table keeps a thread number in 3 bits), not {threads}"
+            )
+        if not 1.0 <= weight <= 64.0:
+            raise SolverError(f"weight {weight} is out of range: it must be between 1 and 64")
+        self.weight = weight
+        self._wg, self._wh = (1, 1) if weight == 1.0 else (16, round(16 * weight))
         self.heuristic = heuristic
         self.kernel = KernelHeuristic(heuristic)
+        self.threads = threads
+        self.prune_commute = prune_commute
+        self.prune_chain = prune_chain
         self._layout(heuristic)
-        bits = (20 if len(heuristic.goal.blanks) > 1 else 0) if transpositions is None else transpositions
+        self.memory = LIBRARY_MEMORY if memory is None else memory
+        if transpositions is None:
+            bits = self._budget_bits(heuristic) if len(heuristic.goal.blanks) > 1 else 0
+        else:
+            bits = transpositions
         self.tt_bits = bits if self.key_words > 0 else 0
         self._tt: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._stamp = 0
 
+    def _budget_bits(self, heuristic: Heuristic) -> int:
+        """log2 of the table's slots: within ``memory`` and no more than twice the boards there are."""
+        slot_bytes = 8 * max(1, self.key_words) + 16
+        bits = 0
+        while (slot_bytes << (bits + 1)) <= self.memory and bits < 40:
+            bits += 1
+        cells, blanks = heuristic.geo.size, len(heuristic.goal.blanks)
+        boards = math.factorial(cells) // math.factorial(blanks)
+        while bits > 10 and (1 << (bits - 1)) >= 2 * boards:
+            bits -= 1
+        return bits if bits >= 4 else 0
+
     @property
     def name(self) -> str:
-        """The algorithm and the heuristic, e.g. ``idastar/pdb(6-6-3r)``."""
-        return f"idastar/{self.heuristic.name}"
+        """The algorithm and the heuristic, e.g. ``idastar/pdb(6-6-3r)`` (``/w=2`` when weighted)."""
+        return f"idastar/{self.heuristic.name}" + (f"/w={self.weight:g}" if self.weight != 1.0 else "")
+
+    @property
+    def table_bytes(self) -> int:
+        """The bytes of the transposition table (one, shared by the threads)."""
+        if not self.tt_bits:
+            return 0
+        return (1 << self.tt_bits) * (8 * max(1, self.key_words) + 16)
 
     def _layout(self, heuristic: Heuristic) -> None:
         """Where each movable cell's tile number sits in the exact packed board key (int64 words)."""
@@ -269,10 +483,11 @@ class IdaStar:
         self.kshift = np.array([bits * (m % per_word) for m in range(size)], dtype=np.int64)
 
     def _table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The threads' shared table: key words and a check word, g << 16 | task number, stamp."""
         if self._tt is None:
             slots = 1 << self.tt_bits if self.tt_bits else 0
             self._tt = (
-                np.zeros((slots, max(1, self.key_words)), dtype=np.int64),
+                np.zeros((slots, max(1, self.key_words) + 1), dtype=np.int64),
                 np.zeros(slots, dtype=np.int32),
                 np.zeros(slots, dtype=np.int32),
             )
@@ -294,55 +509,228 @@ class IdaStar:
         """The kernel's heuristic value of ``board`` (tests compare it with ``Heuristic.estimate``)."""
         return self.kernel.value(self.kernel.start(board)[3])
 
-    def solve(
-        self, board: Board, *, max_nodes: int = 1 << 62, deadline: float | None = None
-    ) -> Solution[Action]:
-        """An optimal solution of ``board`` (status ``limit`` once ``max_nodes`` expansions are spent).
-
-        ``deadline`` (a ``time.perf_counter`` value) is checked between iterations.
-        """
+    def _run(
+        self,
+        root: tuple[np.ndarray, ...],
+        bound: int,
+        limit: int,
+        counts: np.ndarray,
+        stop: np.ndarray,
+        moves: np.ndarray,
+        n_prefix: int,
+        collect: int,
+        frontier: np.ndarray,
+        task: int,
+        stamp: int,
+    ) -> tuple[int, int]:
+        """One call of the kernel on fresh copies of the root's state (the kernel changes them)."""
         heur, k = self.heuristic, self.kernel
+        occ, pos, blanks, hc, lc_lines, pv, mpv, key, rinfo = (a.copy() for a in root)
+        return _ida_task(
+            bound, limit, counts, stop, occ, pos, blanks, heur.geo.neighbours, heur.dist, hc,
+            heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
+            k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
+            heur.mirror_tile, moves, n_prefix, collect, frontier, key, self.kword, self.kshift,
+            *self._table(), stamp, task,
+            k.pat_slots, k.cellbit, rinfo, self.prune_commute, self.prune_chain, self._wg, self._wh,
+        )  # fmt: skip
+
+    def solve(
+        self,
+        board: Board,
+        *,
+        max_nodes: int = 1 << 62,
+        deadline: float | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        interval: float = 0.5,
+        stop: threading.Event | None = None,
+    ) -> Solution[Action]:
+        """An optimal solution of ``board``, or what was proved when stopped.
+
+        The search stops at ``max_nodes`` expansions (status ``limit``), at ``deadline`` (a
+        ``time.perf_counter`` value) or when ``stop`` is set (e.g. on Ctrl-C); a stopped answer's
+        ``bound`` is the least length still possible. ``progress`` is called every ``interval``
+        seconds and at each new bound. With a deadline, progress or stop event, or several threads,
+        the kernel runs in worker threads and the calling thread watches them.
+        """
+        k = self.kernel
         started = time.perf_counter()
         occ, pos, blanks, hc, lc_lines, pv, mpv = k.start(board)
-        key = self._key(occ)
-        h0 = bound = k.value(hc)
-        counts = np.zeros(2, dtype=np.int64)
+        root = (occ, pos, blanks, hc, lc_lines, pv, mpv, self._key(occ), k.rinfo.copy())
+        h0 = k.value(hc)
+        bound = self._wh * h0
+        counts = np.zeros((self.threads, 3), dtype=np.int64)
+        flag = np.zeros(1, dtype=np.int64)
+        watched = self.threads > 1 or deadline is not None or progress is not None or stop is not None
+        why = ""
 
         def answer(path: tuple[int, ...] | None, stopped: bool = False, reason: str = "") -> Solution[Action]:
             return Solution(
                 path,
                 math.inf if path is None else float(len(path)),
-                int(counts[0]),
-                int(counts[1]),
+                int(counts[:, 0].sum()),
+                int(counts[:, 1].sum()),
                 stopped=stopped,
                 reason=reason,
-                bound=bound if stopped else 0,  # a stopped search proved its last bound
+                bound=proven() if stopped else 0,  # a stopped search proved its last bound
                 h0=h0,
+                weight=self.weight,
                 algorithm=self.name,
                 seconds=time.perf_counter() - started,
             )
 
+        def proven() -> int:
+            # The bound of an optimal search is proven; a weighted one proves only its own h0.
+            return bound if self.weight == 1.0 else h0
+
+        def report() -> None:
+            if progress is not None:
+                seconds = time.perf_counter() - started
+                progress(Progress(proven(), int(counts[:, 0].sum()), int(counts[:, 1].sum()), seconds))
+
+        def watch(workers: list[threading.Thread]) -> None:
+            nonlocal why
+            last = time.perf_counter()
+            for worker in workers:
+                worker.start()
+            try:
+                while any(w.is_alive() for w in workers):
+                    next(w for w in workers if w.is_alive()).join(0.05)
+                    now = time.perf_counter()
+                    if not why:
+                        if stop is not None and stop.is_set():
+                            why = "interrupted"
+                        elif deadline is not None and now > deadline:
+                            why = "time limit reached"
+                        elif counts[:, 0].sum() >= max_nodes:
+                            why = "node limit reached"
+                        if why:
+                            flag[0] = 1
+                    if now - last >= interval:
+                        last = now
+                        report()
+            except BaseException:  # Ctrl-C in the watching thread: stop the workers, then pass it on
+                flag[0] = 1
+                for worker in workers:
+                    worker.join()
+                raise
+
         if h0 == 0:
             return answer(())
+        cells = self.heuristic.geo.cells
+        collect = 2
         while True:
-            path_from = np.zeros(bound + 1, dtype=np.int64)
-            path_dir = np.zeros(bound + 1, dtype=np.int64)
-            length, next_bound = _ida_iteration(
-                bound, max_nodes, counts, occ, pos, blanks, heur.geo.neighbours, heur.dist, hc,
-                heur.linear_conflict, lc_lines, k.rows, k.cols, k.grow, k.gcol, k.pat_of, k.pat_tiles,
-                k.pat_k, k.pat_w, k.tables, k.packed, pv, mpv, heur.mirror, heur.mirror_cell,
-                heur.mirror_tile, path_from, path_dir, key, self.kword, self.kshift, *self._table(),
-                self._next_stamp(), k.pat_slots, k.cellbit, k.rinfo,
-            )  # fmt: skip
-            if length >= 0:
-                cells = heur.geo.cells
+            report()
+            next_bound = INFINITY
+            results, collect = self._iteration(root, bound, max_nodes, counts, flag, collect, watched, watch)
+            for (length, nb), moves in results:
+                next_bound = min(next_bound, nb)
+                if length >= 0:
+                    return answer(
+                        tuple(action_of(int(cells[moves[i, 1]]), int(moves[i, 3])) for i in range(length))
+                    )
+            hit_limit = any(length == -2 for (length, _), _ in results) or counts[:, 0].sum() >= max_nodes
+            if not why and hit_limit:
+                why = "node limit reached"
+            if not why and deadline is not None and time.perf_counter() > deadline:
+                why = "time limit reached"
+            if not why and stop is not None and stop.is_set():
+                why = "interrupted"
+            if why:
                 return answer(
-                    tuple(action_of(int(cells[path_from[i]]), int(path_dir[i])) for i in range(length))
+                    None, stopped=True, reason=f"{why} (no solution shorter than {proven()} slides)"
                 )
-            if length == -2 or (deadline is not None and time.perf_counter() > deadline):
-                why = "node limit reached" if length == -2 else "time limit reached"
-                why += f" (no solution shorter than {bound} slides)"
-                return answer(None, stopped=True, reason=why)
             if next_bound >= INFINITY:
                 return answer(None, reason=EXHAUSTED)
             bound = next_bound
+
+    def _iteration(
+        self,
+        root: tuple[np.ndarray, ...],
+        bound: int,
+        max_nodes: int,
+        counts: np.ndarray,
+        flag: np.ndarray,
+        collect: int,
+        watched: bool,
+        watch: Callable[[list[threading.Thread]], None],
+    ) -> tuple[list[Outcome], int]:
+        """One iteration to ``bound``: every kernel call's outcome with its slides, and the task depth.
+
+        One thread searches from the root; several take the tasks of :meth:`_frontier` in order.
+        """
+        results: list[Outcome] = []
+        if self.threads == 1:
+            moves = np.zeros((bound // self._wg + 2, 4), dtype=np.int64)
+            stamp = self._next_stamp()
+
+            def serial() -> None:
+                args = (root, bound, max_nodes, counts[0], flag, moves, 0, 0, moves, 0, stamp)
+                results.append((self._run(*args), moves))
+
+            if watched:
+                watch([threading.Thread(target=serial, daemon=True)])
+            else:
+                serial()
+            return results, collect
+        tasks, collect, collected = self._frontier(root, bound, max_nodes, counts, flag, collect)
+        results.append(collected)
+        lock = threading.Lock()
+        taken = [0]
+        stamp = self._next_stamp()  # not the frontier's: its entries would prune the tasks' roots
+
+        def work(thread: int) -> None:
+            while not flag[0]:
+                with lock:
+                    number = taken[0]
+                    taken[0] += 1
+                if number >= len(tasks):
+                    return
+                moves = np.zeros((bound // self._wg + 2, 4), dtype=np.int64)
+                moves[:collect] = tasks[number].reshape(collect, 4)
+                spent = int(counts[:, 0].sum())
+                limit = int(counts[thread, 0]) + max(0, max_nodes - spent)
+                args = (root, bound, limit, counts[thread], flag, moves, collect, 0, moves, number, stamp)
+                outcome = self._run(*args)
+                with lock:
+                    results.append((outcome, moves))
+                if outcome[0] >= 0 or outcome[0] == -2:
+                    flag[0] = 1  # a solution (optimal: its length is the bound) or the node limit
+
+        if collected[0][0] == -1 and tasks.shape[0]:
+            watch([threading.Thread(target=work, args=(i,), daemon=True) for i in range(self.threads)])
+        return results, collect
+
+    def _frontier(
+        self,
+        root: tuple[np.ndarray, ...],
+        bound: int,
+        max_nodes: int,
+        counts: np.ndarray,
+        flag: np.ndarray,
+        depth: int,
+    ) -> tuple[np.ndarray, int, Outcome]:
+        """The tasks of a parallel iteration: the slides to the boards at the first depth (from
+        ``depth`` on) with enough of them, that depth, and the collecting search's own outcome (a
+        solution shallower than that depth, the node limit, and its next bound)."""
+        want = _TASKS_PER_THREAD * self.threads
+        depth = max(1, min(depth, _MAX_TASK_DEPTH, bound // self._wg - 1))
+        kept: tuple[np.ndarray, int, Outcome] | None = None
+        while True:
+            frontier = np.zeros((_FRONTIER_ROWS, 4 * depth), dtype=np.int64)
+            moves = np.zeros((bound // self._wg + 2, 4), dtype=np.int64)
+            counts[0, 2] = 0
+            stamp = self._next_stamp()
+            outcome = self._run(root, bound, max_nodes, counts[0], flag, moves, 0, depth, frontier, 0, stamp)
+            if outcome[0] == -4 and kept is not None:
+                return kept  # the deeper frontier does not fit: the last one does
+            if outcome[0] == -4:
+                if depth == 1:
+                    raise SolverError(f"more than {_FRONTIER_ROWS} boards one slide from the start")
+                depth = max(1, depth // 2)  # the last iteration's depth is too deep now
+                continue
+            found = frontier[: counts[0, 2]].copy()
+            kept = (found, depth, (outcome, moves))
+            if outcome[0] != -1 or len(found) >= want or depth >= min(_MAX_TASK_DEPTH, bound // self._wg - 1):
+                return kept
+            depth += 1
