@@ -51,8 +51,10 @@ class SearchBot(BaseBot):
         margin: float = MARGIN,
         eliminate: bool = True,
         override_plies: int | None = None,
+        **options: int,
     ) -> None:
         super().__init__(seed)
+        self.options = options
         self.name, self.mode, self.evaluation = name, mode, evaluation
         self.margin, self.eliminate, self.override_plies = margin, eliminate, override_plies
         self._engines: dict[ReversiMap, Engine] = {}
@@ -69,7 +71,7 @@ class SearchBot(BaseBot):
             if mode == "best":
                 mode = "brs" if m.players >= BRS_FROM_PLAYERS else "paranoid"
             self._engines.clear()
-            options: dict[str, Any] = {"eliminate": self.eliminate}
+            options: dict[str, Any] = {"eliminate": self.eliminate, **self.options}
             if self.override_plies is not None:
                 options["override_plies"] = self.override_plies
             self._engines[key] = Engine(m, mode=mode, evaluation=self.evaluation, **options)
@@ -113,23 +115,41 @@ def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = M
 
 
 def make_paranoid_bot(
-    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+    game: Game[Any],
+    seed: int | None = None,
+    margin: float = MARGIN,
+    override_plies: int | None = None,
+    swap: int = 4,
+    tie: int = 0,
+    static: int = 0,
 ) -> SearchBot:
     """Paranoid alpha-beta with table and move ordering over the full evaluation.
 
     ``override_plies``: below this ply, override moves only for a player without another move."""
-    return SearchBot("paranoid", "paranoid", "strong", seed, margin, override_plies=override_plies)
+    return SearchBot("paranoid", "paranoid", "strong", seed, margin, override_plies=override_plies, swap_weight=swap, swap_tie=tie, swap_static=static)
 
 
 def make_brs_bot(
-    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+    game: Game[Any],
+    seed: int | None = None,
+    margin: float = MARGIN,
+    override_plies: int | None = None,
+    swap: int = 4,
+    tie: int = 0,
+    static: int = 0,
 ) -> SearchBot:
     """Best-reply search over the full evaluation (with two players: alpha-beta with static leaves)."""
-    return SearchBot("brs", "brs", "strong", seed, margin, override_plies=override_plies)
+    return SearchBot("brs", "brs", "strong", seed, margin, override_plies=override_plies, swap_weight=swap, swap_tie=tie, swap_static=static)
 
 
 def make_best_bot(
-    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+    game: Game[Any],
+    seed: int | None = None,
+    margin: float = MARGIN,
+    override_plies: int | None = None,
+    swap: int = 4,
+    tie: int = 0,
+    static: int = 0,
 ) -> SearchBot:
     """Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`)."""
-    return SearchBot("best", "best", "strong", seed, margin, override_plies=override_plies)
+    return SearchBot("best", "best", "strong", seed, margin, override_plies=override_plies, swap_weight=swap, swap_tie=tie, swap_static=static)

@@ -18,7 +18,7 @@ from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.board import FastBoard
 from gridarena.games.reversixt.fast.kernels import STEP
 from gridarena.games.reversixt.fast.layout import BOMBS, COUNT, DISQ, OV, PHASE, P
-from gridarena.games.reversixt.formats import HOLE, ReversiMap
+from gridarena.games.reversixt.formats import CHOICE, HOLE, INVERSION, ReversiMap
 
 MAX_DEPTH: Final = 64
 """Deepest iteration (a finished game stops the deepening sooner)."""
@@ -85,6 +85,9 @@ class Engine:
         bomb_value: int | None = None,
         eliminate: bool = True,
         override_plies: int = MAX_DEPTH + 2,
+        swap_weight: int = 4,
+        swap_tie: int = 0,
+        swap_static: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         probe = FastBoard(m, max_ply=2)
@@ -105,6 +108,9 @@ class Engine:
         self.ctl[S.W_BOMB] = 32 * area if bomb_value is None else bomb_value
         self.ctl[S.AREA] = area
         self.ctl[S.OVERRIDE_PLIES] = override_plies
+        self.ctl[S.W_SWAP], self.ctl[S.SWAP_TIE] = swap_weight, swap_tie
+        self.ctl[S.SWAP_STATIC] = swap_static
+        self.swaps = np.array([c for c, v in enumerate(m.cells) if v in (CHOICE, INVERSION)], dtype=np.int64)
         self.ctl[S.MAXPLY] = b.max_ply - 1
         self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
 
@@ -167,7 +173,7 @@ class Engine:
             ctl[S.HORIZON] = 0
             value = S.search(
                 depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zc, b.zs, b.buf, b.marks, b.moves,
-                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, stop,
+                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, stop,
             )  # fmt: skip
             if ctl[S.ABORT]:
                 if ctl[S.ROOT_DONE] >= 1 and int(ctl[S.ROOT_MOVE]) != best:
