@@ -86,8 +86,8 @@ class Engine:
         eliminate: bool = True,
         override_plies: int = MAX_DEPTH + 2,
         swap_weight: int = 4,
-        swap_tie: int = 0,
-        swap_static: int = 0,
+        lmr: int = 0,
+        lmr2: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         probe = FastBoard(m, max_ply=2)
@@ -108,8 +108,8 @@ class Engine:
         self.ctl[S.W_BOMB] = 32 * area if bomb_value is None else bomb_value
         self.ctl[S.AREA] = area
         self.ctl[S.OVERRIDE_PLIES] = override_plies
-        self.ctl[S.W_SWAP], self.ctl[S.SWAP_TIE] = swap_weight, swap_tie
-        self.ctl[S.SWAP_STATIC] = swap_static
+        self.ctl[S.W_SWAP] = swap_weight
+        self.ctl[S.LMR], self.ctl[S.LMR2] = lmr, lmr2
         self.swaps = np.array([c for c, v in enumerate(m.cells) if v in (CHOICE, INVERSION)], dtype=np.int64)
         self.ctl[S.MAXPLY] = b.max_ply - 1
         self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))

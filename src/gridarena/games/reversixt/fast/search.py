@@ -52,7 +52,7 @@ from gridarena.games.reversixt.fast.layout import (
 
 # Slots of the control array ``ctl``.
 (NODES, ABORT, NEXT_CHECK, NODE_LIMIT, ROOT, MODE, EVAL, ROOT_MOVE, ROOT_DONE, ROOT_FIRST, W_MOB, W_OV,
- W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK, OVERRIDE_PLIES, W_SWAP, SWAP_TIE, SWAP_STATIC) = range(22)  # fmt: skip
+ W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK, OVERRIDE_PLIES, W_SWAP, LMR, LMR2) = range(22)  # fmt: skip
 CTL_SLOTS: Final = 22
 
 PARANOID, BRS = 0, 1
@@ -72,8 +72,8 @@ MAX_SORT: Final = 256
 
 # Fields of a frame (one row per ply).
 (F_ALPHA, F_BETA, F_BEST, F_BESTM, F_I, F_K, F_DEPTH, F_MAX, F_KEY, F_A0, F_B0, F_TURN, F_KILLER, F_NULL,
- F_AGAIN) = range(15)  # fmt: skip
-FRAME_FIELDS: Final = 15
+ F_AGAIN, F_RED) = range(16)  # fmt: skip
+FRAME_FIELDS: Final = 16
 MAX_TURN, MIN_TURN = 0, 1
 
 
@@ -178,18 +178,6 @@ def strong_value(st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndar
 
 
 @kernel
-def swaps_left(cells: np.ndarray, st: np.ndarray, sw: np.ndarray) -> bool:
-    """Whether a swap field (choice, inversion) is still empty in phase 1."""
-    if st[PHASE] != 1:
-        return False
-    for i in range(len(sw)):
-        v = cells[sw[i]]
-        if v == CHOICE or v == INVERSION:
-            return True
-    return False
-
-
-@kernel
 def swap_term(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, sw: np.ndarray, ctl: np.ndarray
 ) -> int:  # fmt: skip
@@ -199,9 +187,10 @@ def swap_term(
     difference D says little: the player who takes the last swap field ends with the larger
     colour. A player with more swap fields he can take now (he captures there) can wait for the
     other to run out, so R expects +|D| when he can reach more of them, -|D| when his opponent
-    can, and (``ctl[SWAP_TIE]``) on a tie 0, or the sign of who is not (1) or is (2) to move.
-    The term moves the full evaluation's stone part (``ws * D``) that far: ``ctl[W_SWAP]``
-    quarters of the way (4: the stones count as the estimate alone)."""
+    can, and 0 on a tie (measured: the sign of who is or is not to move did no better). The term
+    moves the full evaluation's stone part (``ws * D``) that far: ``ctl[W_SWAP]`` quarters of the
+    way (4, the default: the estimate replaces the stone difference; 2, 3, 5 and 8 did worse in
+    equal-node matches, docs/reversixt.md). After the last swap field it is 0."""
     if st[P] != 2 or st[PHASE] != 1 or ctl[W_SWAP] == 0:
         return 0
     o = 3 - r
@@ -220,16 +209,7 @@ def swap_term(
     if left == 0:
         return 0
     d = st[COUNT + r] - st[COUNT + o]
-    if mine > theirs:
-        ctrl = 1
-    elif mine < theirs:
-        ctrl = -1
-    elif ctl[SWAP_TIE] == 0 or mover == 0:
-        ctrl = 0
-    elif ctl[SWAP_TIE] == 1:
-        ctrl = -1 if mover == r else 1
-    else:
-        ctrl = 1 if mover == r else -1
+    ctrl = 1 if mine > theirs else (-1 if mine < theirs else 0)
     total = 0
     for k in range(1, st[P] + 1):
         total += st[COUNT + k]
@@ -471,7 +451,7 @@ def _enter(
         ctl[HORIZON] = 1  # a line was cut: a deeper search may see more
         if ctl[EVAL] == TRIVIAL:
             return trivial_value(st, r)
-        if st[PHASE] == 2 or ctl[MODE] == BRS or (ctl[SWAP_STATIC] and swaps_left(cells, st, sw)):
+        if st[PHASE] == 2 or ctl[MODE] == BRS:
             # BRS's MIN layer would generate every opponent's moves for one mobility figure:
             # its leaves are static (the search reached twice the plies for it).
             return strong_value(st, r, 0, 0, ctl) + swap_term(cells, geo, st, r, 0, sw, ctl)
@@ -554,6 +534,11 @@ def search(
                 fr[ply, F_I] = i - 1
                 fr[ply, F_AGAIN] = 1
                 continue
+            if fr[ply, F_RED] and (value > fr[ply, F_ALPHA] if fr[ply, F_MAX] else value < fr[ply, F_BETA]):
+                # A reduced search that did not fail low proves nothing: search it again, full depth.
+                fr[ply, F_I] = i - 1
+                fr[ply, F_AGAIN] = 1
+                continue
             if fr[ply, F_MAX]:
                 if value > fr[ply, F_BEST]:
                     fr[ply, F_BEST], fr[ply, F_BESTM] = value, m
@@ -583,18 +568,27 @@ def search(
         # Principal variation search: after the first move a null window proves the others no better;
         # a move it cannot refute is searched again with the full window (F_AGAIN).
         alpha, beta = fr[ply, F_ALPHA], fr[ply, F_BETA]
-        fr[ply, F_NULL] = 0
+        fr[ply, F_NULL] = fr[ply, F_RED] = 0
+        child_depth = fr[ply, F_DEPTH] - 1
         if fr[ply, F_AGAIN]:
             fr[ply, F_AGAIN] = 0
-        elif i > 0 and fr[ply, F_DEPTH] >= 2 and beta - alpha > 1:
-            fr[ply, F_NULL] = 1
-            if fr[ply, F_MAX]:
-                beta = alpha + 1
-            else:
-                alpha = beta - 1
+        elif i > 0 and fr[ply, F_DEPTH] >= 2:
+            if beta - alpha > 1:
+                fr[ply, F_NULL] = 1
+                if fr[ply, F_MAX]:
+                    beta = alpha + 1
+                else:
+                    alpha = beta - 1
+            if ctl[LMR] > 0 and i >= ctl[LMR] and fr[ply, F_DEPTH] >= 3:
+                # Late move reduction: a move the ordering put this far back is searched a ply
+                # shallower first, and again at full depth only if it does not fail low.
+                fr[ply, F_RED] = 1
+                child_depth -= 1
+                if ctl[LMR2] > 0 and i >= ctl[LMR2] and fr[ply, F_DEPTH] >= 4:
+                    child_depth -= 1
         make(m & MOVE_MASK, m >> MOVER_SHIFT, ply, cells, geo, st, clog, saves, wt, zc, buf, marks)
         child = _enter(
-            ply + 1, fr[ply, F_DEPTH] - 1, alpha, beta, fr[ply, F_TURN],
+            ply + 1, child_depth, alpha, beta, fr[ply, F_TURN],
             cells, geo, st, moves, keys, fr, tt, zs, hist, wt, ctl, buf, marks, ign, sw, deadline,
         )  # fmt: skip
         if child == EXPAND:
