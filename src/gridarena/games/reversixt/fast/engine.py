@@ -71,7 +71,10 @@ class Engine:
     stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
     elimination rule (:meth:`out_of_reach`) in the bomb phase. ``override_plies``: from this ply on,
     override moves are searched only by a player who has no other move (forward pruning; the
-    default searches them everywhere).
+    default searches them everywhere). ``swap_weight``: the two-player swap term
+    (:func:`.search.swap_term`) in quarters of its full weight (0: off). ``lmr``, ``lmr2``: late
+    move reductions, by one ply from this move index of a node on, by two from ``lmr2`` on, at
+    depth 3 (4) and more (0: none).
     """
 
     def __init__(
