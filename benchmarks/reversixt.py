@@ -10,7 +10,8 @@
    Both must agree on the count (perft(8) = 390,216). The first, compiling call is timed on its own
    line and kept out of the figures.
 2. The average completed search depth in ``--seconds`` (2 s) of the ``best`` bot's search and its
-   variants (the other multi-player search, override moves pruned below ply 2) on the
+   variants (with three or more players the plain BRS it replaced, paranoid search, override moves
+   pruned below ply 2, late move reductions) on the
    2p, 4p and 8p competition maps of 2024 and on the two maps of the 2018 client's report
    (spec 11.3: depth 3-4 on ``2013_comp_5_2p``, 5-6 on ``2014_comp_1_4p`` at 2 s a move), at
    positions at plies 0, 8, 16, ... of a seeded game.
@@ -37,6 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
@@ -162,9 +164,18 @@ def positions(game: ReversiXT, count: int, seed: int) -> list[Any]:
     return found
 
 
-#: Search variants measured per map: the best bot's own (paranoid with two players, BRS with more),
-#: the other multi-player search, and each with override moves pruned below ply 2.
-VARIANTS = (("best", None), ("other", None), ("best", 2), ("other", 2))
+#: Search variants measured per map: (label, mode, options, multi-player maps only). The best bot's own
+#: comes first: paranoid with two players, with more BRS with MULTI_OPTIONS (override moves only at
+#: the first two plies, late move reductions); then the searches it was chosen against.
+VARIANTS: tuple[tuple[str, str, dict[str, int], bool], ...] = (
+    ("best*", "best", {}, False),
+    ("best* prune 2", "best", {"override_plies": 2}, False),
+    ("brs", "brs", {}, True),
+    ("brs prune 2", "brs", {"override_plies": 2}, True),
+    ("paranoid", "paranoid", {}, True),
+    ("paranoid prune 2", "paranoid", {"override_plies": 2}, True),
+    ("paranoid +lmr", "paranoid", MULTI_OPTIONS, True),
+)
 
 
 def depth_part(seconds: float, count: int, seed: int) -> None:
@@ -174,21 +185,28 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
     Engine(probe.board).search(probe.new_initial_state(), max_depth=3)
     print(f"first search call (compiles or loads the kernels): {time.perf_counter() - start:.2f} s\n")
     print(
-        f"{'map':<24} {'search':>8} {'prune':>5} {'positions':>9} {'depths':>12} {'mean':>5} {'nodes/s':>9} {'reported':>9}"
+        f"{'map':<24} {'search':>17} {'positions':>9} {'depths':>12} {'mean':>5} {'nodes/s':>9} {'reported':>9}"
     )
     for label, path, reported in DEPTH_CASES:
         if not path.exists():
             print(f"{label:<24} (map not found at {path})")
             continue
         game = ReversiXT(str(path))
-        best = "brs" if game.num_players >= 3 else "paranoid"
-        other = "paranoid" if best == "brs" else None
+        multi = game.num_players >= BRS_FROM_PLAYERS
         states = positions(game, count, seed)
-        for which, prune in VARIANTS:
-            mode = best if which == "best" else other
-            if mode is None or (prune is not None and not game.board.overrides):
+        for name, mode, extra, multi_only in VARIANTS:
+            if multi_only and not multi:
                 continue
-            options = {} if prune is None else {"override_plies": prune}
+            if "override_plies" in extra and not game.board.overrides:
+                continue
+            options: dict[str, int] = {}
+            if mode == "best":
+                mode = "brs" if multi else "paranoid"
+                if multi:
+                    if "override_plies" in extra:
+                        continue  # the best bot's multi-player options already prune
+                    options.update(MULTI_OPTIONS)
+            options.update(extra)
             engine = Engine(game.board, mode=mode, **options)  # type: ignore[arg-type]
             depths, rates = [], []
             for state in states:
@@ -197,20 +215,22 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
                 depths.append(result.depth)
                 rates.append(result.nodes / max(result.seconds, 1e-9))
             text = " ".join(str(d) for d in depths)
-            name = f"{mode}{'*' if which == 'best' else ''}"
             print(
-                f"{label:<24} {name:>8} {prune or '-':>5} {len(depths):>9} {text:>12} {statistics.mean(depths):>5.1f} "
+                f"{label:<24} {name:>17} {len(depths):>9} {text:>12} {statistics.mean(depths):>5.1f} "
                 f"{statistics.median(rates):>9,.0f} {reported or '-':>9}"
             )
     print(
-        f"(completed plies in {seconds:g} s; * the best bot's search; prune: override moves searched only "
-        "above this ply (or without another move); 'reported': spec 11.3, gengurke's Java client at 2 s a move)\n"
+        f"(completed plies in {seconds:g} s; * the best bot's search (with three or more players: BRS, "
+        "override moves only at the first two plies, late move reductions); prune 2: override moves "
+        "searched only at the first two plies (or without another move); +lmr: paranoid with the best "
+        "bot's multi-player options; 'reported': spec 11.3, gengurke's Java client at 2 s a move)\n"
     )
 
 
 FIRST_CALLS = """
 import time
 t = time.perf_counter()
+from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.rules import ReversiXT

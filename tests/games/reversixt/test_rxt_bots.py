@@ -132,3 +132,75 @@ def test_a_deadline_stops_the_search() -> None:
     result = Engine(game.board).search(game.new_initial_state(), deadline=start + 0.2)
     assert result.move is not None and math.isfinite(result.score)
     assert time.perf_counter() - start < 1.0
+
+
+# The swap term (two players, choice and inversion fields still empty): player 1 can take the choice
+# field (flanking player 2's stone), player 2 cannot, and player 2 leads by two stones.
+SWAP_MAP = """2 0 0 0 3 4
+1 2 c 0
+2 2 0 0
+0 0 0 0
+"""
+
+
+def test_swap_term_gives_the_larger_colour_to_who_can_reach_more_swap_fields() -> None:
+    from gridarena.games.reversixt.fast import search as S
+
+    game = ReversiXT.from_map(parse_map(SWAP_MAP))
+    engine = Engine(game.board)
+    b = engine.board
+    b.load(game.new_initial_state())
+    ws = 8 + ((1024 * 4 // 12) * 56) // 1024  # the stone weight at 4 stones on 12 fields
+    for r, d, ctrl in ((1, -2, 1), (2, 2, -1)):
+        term = S.swap_term(b.cells, b.geo, b.st, r, 0, engine.swaps, engine.ctl)
+        assert term == ws * (ctrl * abs(d) - d)  # the stone difference d replaced by ctrl * |d|
+    engine.ctl[S.W_SWAP] = 2  # half way
+    assert S.swap_term(b.cells, b.geo, b.st, 1, 0, engine.swaps, engine.ctl) == ws * 4 // 2
+
+
+def test_swap_term_is_zero_without_swap_fields_and_beyond_two_players() -> None:
+    """On a map without choice or inversion fields the search is the one without the term."""
+    game = ReversiXT("othello8")
+    state = game.new_initial_state()
+    with_term = Engine(game.board).search(state, max_depth=5)
+    without = Engine(game.board, swap_weight=0).search(state, max_depth=5)
+    assert (with_term.move, with_term.score, with_term.nodes) == (without.move, without.score, without.nodes)
+    three = ReversiXT("sampler")
+    assert three.num_players >= 3
+    s3 = three.new_initial_state()
+    a = Engine(three.board, mode="brs").search(s3, max_depth=4)
+    b = Engine(three.board, mode="brs", swap_weight=0).search(s3, max_depth=4)
+    assert (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)
+
+
+def test_late_move_reductions_start_at_depth_three_and_save_nodes() -> None:
+    game = ReversiXT("sampler")
+    state = game.new_initial_state()
+    for depth in (1, 2):
+        plain = Engine(game.board, mode="brs").search(state, max_depth=depth)
+        reduced = Engine(game.board, mode="brs", lmr=2, lmr2=6).search(state, max_depth=depth)
+        assert (plain.move, plain.score, plain.nodes) == (reduced.move, reduced.score, reduced.nodes)
+    plain = Engine(game.board, mode="brs").search(state, max_depth=7)
+    reduced = Engine(game.board, mode="brs", lmr=2, lmr2=6).search(state, max_depth=7)
+    assert reduced.depth == 7 and reduced.nodes < plain.nodes
+    assert (
+        reduced.move is not None
+        and state.illegal_reason(state.string_to_action(",".join(map(str, reduced.move)))) is None
+    )
+
+
+def test_best_takes_the_multi_player_options_from_three_players_on() -> None:
+    from gridarena.games.reversixt.bots import MULTI_OPTIONS
+    from gridarena.games.reversixt.fast import search as S
+
+    for name, multi in (("othello8", False), ("sampler", True)):
+        game = make(f"reversixt(map={name})")
+        bot = make_bot(game, "best")
+        ctl = bot.engine(game.board).ctl  # type: ignore[attr-defined]
+        assert (int(ctl[S.MODE]) == S.BRS) == multi
+        expected = MULTI_OPTIONS["lmr"] if multi else 0
+        assert int(ctl[S.LMR]) == expected
+        assert (int(ctl[S.OVERRIDE_PLIES]) == MULTI_OPTIONS["override_plies"]) == multi
+    game = make("reversixt(map=sampler)")
+    off = make_bot(game, "best(lmr=0)")
+    assert int(off.engine(game.board).ctl[S.LMR]) == 0  # type: ignore[attr-defined]

@@ -14,7 +14,12 @@ They differ in the search and the evaluation:
 * ``best``: ``paranoid`` on two-player maps, ``brs`` on maps of three or more players
   (:data:`BRS_FROM_PLAYERS`: Schadd and Winands found BRS ahead of paranoid and max^n in
   multi-player Rolit, a Reversi for up to four; our own matches, in docs/reversixt.md, were
-  inconclusive at equal node budgets, and BRS searches more nodes per second).
+  inconclusive at equal node budgets, and BRS searches more nodes per second), there with
+  :data:`MULTI_OPTIONS` (override moves only at the first two plies, late move reductions),
+  which reach 11 plies in 2 s on the 2018 report's 4p map instead of 7-8.
+
+With two players the full evaluation has a swap term (:func:`.fast.search.swap_term`): while a
+choice or inversion field is empty, who can reach more of them expects the larger colour.
 """
 
 from __future__ import annotations
@@ -37,10 +42,19 @@ UNTIMED_DEPTH: Final = 6
 """Plies searched when nothing limits the search (no deadline, depth or node budget)."""
 BRS_FROM_PLAYERS: Final = 3
 """``best`` searches with BRS from this many players on, with paranoid alpha-beta below."""
+MULTI_OPTIONS: Final[dict[str, int]] = {"override_plies": 2, "lmr": 2, "lmr2": 6}
+"""``best``'s search options from :data:`BRS_FROM_PLAYERS` players on: override moves only at the
+first two plies (or without another move), late move reductions by a ply from the third move of a
+node and by two from the seventh. On ``2014_comp_1_4p`` they take the completed depth in 2 s
+from 7-8 plies to 11 (docs/reversixt.md)."""
 
 
 class SearchBot(BaseBot):
-    """A bot over the fast engine; one engine (board, table) per map, kept across moves of a game."""
+    """A bot over the fast engine; one engine (board, table) per map, kept across moves of a game.
+
+    ``options`` go to :class:`~.fast.engine.Engine` (``override_plies``, ``swap_weight``, ``lmr``,
+    ``lmr2``); a None value takes the default, which for ``best`` on a map of three or more players
+    is :data:`MULTI_OPTIONS`."""
 
     def __init__(
         self,
@@ -50,11 +64,12 @@ class SearchBot(BaseBot):
         seed: int | None = None,
         margin: float = MARGIN,
         eliminate: bool = True,
-        override_plies: int | None = None,
+        **options: int | None,
     ) -> None:
         super().__init__(seed)
         self.name, self.mode, self.evaluation = name, mode, evaluation
-        self.margin, self.eliminate, self.override_plies = margin, eliminate, override_plies
+        self.margin, self.eliminate = margin, eliminate
+        self.options = options
         self._engines: dict[ReversiMap, Engine] = {}
         self.last: SearchResult | None = None
 
@@ -66,13 +81,16 @@ class SearchBot(BaseBot):
         key = m
         if key not in self._engines:
             mode = self.mode
+            options: dict[str, Any] = {}
             if mode == "best":
                 mode = "brs" if m.players >= BRS_FROM_PLAYERS else "paranoid"
+                if m.players >= BRS_FROM_PLAYERS:
+                    options.update(MULTI_OPTIONS)
+            options.update({k: v for k, v in self.options.items() if v is not None})
             self._engines.clear()
-            options: dict[str, Any] = {"eliminate": self.eliminate}
-            if self.override_plies is not None:
-                options["override_plies"] = self.override_plies
-            self._engines[key] = Engine(m, mode=mode, evaluation=self.evaluation, **options)
+            self._engines[key] = Engine(
+                m, mode=mode, evaluation=self.evaluation, eliminate=self.eliminate, **options
+            )
         return self._engines[key]
 
     def warm_up(self, game: Game[Any]) -> None:
@@ -113,23 +131,53 @@ def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = M
 
 
 def make_paranoid_bot(
-    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+    game: Game[Any],
+    seed: int | None = None,
+    margin: float = MARGIN,
+    override_plies: int | None = None,
+    swap: int | None = None,
+    lmr: int | None = None,
+    lmr2: int | None = None,
 ) -> SearchBot:
     """Paranoid alpha-beta with table and move ordering over the full evaluation.
 
-    ``override_plies``: below this ply, override moves only for a player without another move."""
-    return SearchBot("paranoid", "paranoid", "strong", seed, margin, override_plies=override_plies)
+    ``override_plies``: below this ply, override moves only for a player without another move;
+    ``swap``: the swap term's weight in quarters (two players; 0 turns it off); ``lmr``, ``lmr2``:
+    late move reductions by one ply from this move index on, by two from ``lmr2`` on (0: none)."""
+    return SearchBot(
+        "paranoid", "paranoid", "strong", seed, margin,
+        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
+    )  # fmt: skip
 
 
 def make_brs_bot(
-    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+    game: Game[Any],
+    seed: int | None = None,
+    margin: float = MARGIN,
+    override_plies: int | None = None,
+    swap: int | None = None,
+    lmr: int | None = None,
+    lmr2: int | None = None,
 ) -> SearchBot:
     """Best-reply search over the full evaluation (with two players: alpha-beta with static leaves)."""
-    return SearchBot("brs", "brs", "strong", seed, margin, override_plies=override_plies)
+    return SearchBot(
+        "brs", "brs", "strong", seed, margin,
+        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
+    )  # fmt: skip
 
 
 def make_best_bot(
-    game: Game[Any], seed: int | None = None, margin: float = MARGIN, override_plies: int | None = None
+    game: Game[Any],
+    seed: int | None = None,
+    margin: float = MARGIN,
+    override_plies: int | None = None,
+    swap: int | None = None,
+    lmr: int | None = None,
+    lmr2: int | None = None,
 ) -> SearchBot:
-    """Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`)."""
-    return SearchBot("best", "best", "strong", seed, margin, override_plies=override_plies)
+    """Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`) and
+    :data:`MULTI_OPTIONS` there; each option given here overrides the default."""
+    return SearchBot(
+        "best", "best", "strong", seed, margin,
+        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
+    )  # fmt: skip

@@ -18,7 +18,7 @@ from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.board import FastBoard
 from gridarena.games.reversixt.fast.kernels import STEP
 from gridarena.games.reversixt.fast.layout import BOMBS, COUNT, DISQ, OV, PHASE, P
-from gridarena.games.reversixt.formats import HOLE, ReversiMap
+from gridarena.games.reversixt.formats import CHOICE, HOLE, INVERSION, ReversiMap
 
 MAX_DEPTH: Final = 64
 """Deepest iteration (a finished game stops the deepening sooner)."""
@@ -71,7 +71,10 @@ class Engine:
     stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
     elimination rule (:meth:`out_of_reach`) in the bomb phase. ``override_plies``: from this ply on,
     override moves are searched only by a player who has no other move (forward pruning; the
-    default searches them everywhere).
+    default searches them everywhere). ``swap_weight``: the two-player swap term
+    (:func:`.search.swap_term`) in quarters of its full weight (0: off). ``lmr``, ``lmr2``: late
+    move reductions, by one ply from this move index of a node on, by two from ``lmr2`` on, at
+    depth 3 (4) and more (0: none).
     """
 
     def __init__(
@@ -85,6 +88,9 @@ class Engine:
         bomb_value: int | None = None,
         eliminate: bool = True,
         override_plies: int = MAX_DEPTH + 2,
+        swap_weight: int = 4,
+        lmr: int = 0,
+        lmr2: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         probe = FastBoard(m, max_ply=2)
@@ -105,6 +111,9 @@ class Engine:
         self.ctl[S.W_BOMB] = 32 * area if bomb_value is None else bomb_value
         self.ctl[S.AREA] = area
         self.ctl[S.OVERRIDE_PLIES] = override_plies
+        self.ctl[S.W_SWAP] = swap_weight
+        self.ctl[S.LMR], self.ctl[S.LMR2] = lmr, lmr2
+        self.swaps = np.array([c for c, v in enumerate(m.cells) if v in (CHOICE, INVERSION)], dtype=np.int64)
         self.ctl[S.MAXPLY] = b.max_ply - 1
         self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
 
@@ -167,7 +176,7 @@ class Engine:
             ctl[S.HORIZON] = 0
             value = S.search(
                 depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zc, b.zs, b.buf, b.marks, b.moves,
-                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, stop,
+                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, stop,
             )  # fmt: skip
             if ctl[S.ABORT]:
                 if ctl[S.ROOT_DONE] >= 1 and int(ctl[S.ROOT_MOVE]) != best:
