@@ -335,21 +335,9 @@ class Board:
 
     def recompute_activity(self) -> None:
         """Flood fill from both HQs (spec 4): the oracle the incremental updates below must equal."""
-        active = [False] * CELLS
-        owner, neighbours = self.owner, self.info.neighbours
+        self.active = [False] * CELLS
         for player in (ME, OPP):
-            start = self.hq[player]
-            if owner[start] != player:
-                continue
-            active[start] = True
-            stack = [start]
-            while stack:
-                c = stack.pop()
-                for n in neighbours[c]:
-                    if not active[n] and owner[n] == player:
-                        active[n] = True
-                        stack.append(n)
-        self.active = active
+            self._flood_from_hq(player)
         self.pending = []
         self.floods += 1
         self.cache = None
@@ -357,10 +345,15 @@ class Board:
     def _reflood(self, player: int) -> None:
         """``player``'s activity from scratch (after it lost an active cell: a cut is possible)."""
         self.floods += 1
-        owner, active, neighbours = self.owner, self.active, self.info.neighbours
+        owner, active = self.owner, self.active
         for i in range(CELLS):
             if owner[i] == player:
                 active[i] = False
+        self._flood_from_hq(player)
+
+    def _flood_from_hq(self, player: int) -> None:
+        """Mark active every cell of ``player`` connected to its HQ (its cells start inactive)."""
+        owner, active, neighbours = self.owner, self.active, self.info.neighbours
         start = self.hq[player]
         if owner[start] != player:
             return
