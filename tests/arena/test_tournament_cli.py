@@ -97,6 +97,29 @@ def test_a_timed_tournament_above_the_core_count_is_refused(tmp_path: Path) -> N
         _run(tournament, [*argv, "--db", str(tmp_path / "x.sqlite")])
 
 
+def test_a_resumed_timed_tournament_keeps_the_timed_concurrency(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--resume` gives no --time: the stored clock must decide, else a timed run would take every core.
+    db = tmp_path / "t.sqlite"
+    argv = [GAME, "--players", "greedy,random", "--games", "2", "--time", "0.05", "--db", str(db)]
+    assert _run(tournament, [*argv, "--backend", "inline", "--quiet"]) == 0
+    with Store(db) as store:
+        store.set_status(1, "stopped")
+    asked: list[int] = []
+
+    def backend(name: str, concurrency: int, address: str | None) -> InlineBackend:
+        asked.append(concurrency)
+        return InlineBackend()
+
+    monkeypatch.setattr(tournament, "make_backend", backend)
+    monkeypatch.setattr(tournament, "default_concurrency", lambda timed: 1 if timed else 2)
+    monkeypatch.setattr(tournament, "check_concurrency", lambda concurrency, timed, force: None)
+    assert _run(tournament, ["--db", str(db), "--resume", "1", "--quiet"]) == 0
+    assert asked == [1]
+    capsys.readouterr()
+
+
 def test_an_unfinished_twin_is_not_duplicated_and_a_contradicting_resume_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -204,11 +204,14 @@ class _Display:
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) the tournament; print the report; 0 if it completed, 130 if interrupted."""
     config = _config(args)
-    timed = (config.time if config else None) is not None
-    concurrency = args.concurrency or default_concurrency(timed)
-    check_concurrency(concurrency, timed, args.force_concurrency)
     path = database_path(args.db)
     store = Store(path, durable=args.durable)
+    if config is not None:
+        timed = config.time is not None
+    else:  # a resume: the stored tournament's clock decides, or a timed one would run a game per core
+        timed = store.tournament(None if args.resume < 0 else args.resume).config.get("time") is not None
+    concurrency = args.concurrency or default_concurrency(timed)
+    check_concurrency(concurrency, timed, args.force_concurrency)
     display = _Display(store) if progress_enabled(args.quiet or args.json) else None
     try:
         backend = make_backend(args.backend, concurrency, args.ray_address)
