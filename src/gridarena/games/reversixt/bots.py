@@ -25,6 +25,7 @@ choice or inversion field is empty, who can reach more of them expects the large
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from gridarena.core.bot import BaseBot, Decision
@@ -130,54 +131,41 @@ def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = M
     return SearchBot("trivial", "paranoid", "trivial", seed, margin, eliminate=False)
 
 
-def make_paranoid_bot(
-    game: Game[Any],
-    seed: int | None = None,
-    margin: float = MARGIN,
-    override_plies: int | None = None,
-    swap: int | None = None,
-    lmr: int | None = None,
-    lmr2: int | None = None,
-) -> SearchBot:
-    """Paranoid alpha-beta with table and move ordering over the full evaluation.
+def _strong_factory(name: str, doc: str) -> Callable[..., SearchBot]:
+    """The factory of a search bot over the full evaluation; its algorithm is ``name``.
 
-    ``override_plies``: below this ply, override moves only for a player without another move;
-    ``swap``: the swap term's weight in quarters (two players; 0 turns it off); ``lmr``, ``lmr2``:
-    late move reductions by one ply from this move index on, by two from ``lmr2`` on (0: none)."""
-    return SearchBot(
-        "paranoid", "paranoid", "strong", seed, margin,
-        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
-    )  # fmt: skip
+    Its options: ``override_plies``: below this ply, override moves only for a player without
+    another move; ``swap``: the swap term's weight in quarters (two players; 0 turns it off);
+    ``lmr``, ``lmr2``: late move reductions by one ply from this move index on, by two from
+    ``lmr2`` on (0: none). ``None`` keeps the algorithm's default."""
 
+    def make(
+        game: Game[Any],
+        seed: int | None = None,
+        margin: float = MARGIN,
+        override_plies: int | None = None,
+        swap: int | None = None,
+        lmr: int | None = None,
+        lmr2: int | None = None,
+    ) -> SearchBot:
+        return SearchBot(
+            name, name, "strong", seed, margin,
+            override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
+        )  # fmt: skip
 
-def make_brs_bot(
-    game: Game[Any],
-    seed: int | None = None,
-    margin: float = MARGIN,
-    override_plies: int | None = None,
-    swap: int | None = None,
-    lmr: int | None = None,
-    lmr2: int | None = None,
-) -> SearchBot:
-    """Best-reply search over the full evaluation (with two players: alpha-beta with static leaves)."""
-    return SearchBot(
-        "brs", "brs", "strong", seed, margin,
-        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
-    )  # fmt: skip
+    make.__name__ = make.__qualname__ = f"make_{name}_bot"
+    make.__doc__ = doc + "\n\n" + (_strong_factory.__doc__ or "").split("\n\n", 1)[1]
+    return make
 
 
-def make_best_bot(
-    game: Game[Any],
-    seed: int | None = None,
-    margin: float = MARGIN,
-    override_plies: int | None = None,
-    swap: int | None = None,
-    lmr: int | None = None,
-    lmr2: int | None = None,
-) -> SearchBot:
-    """Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`) and
-    :data:`MULTI_OPTIONS` there; each option given here overrides the default."""
-    return SearchBot(
-        "best", "best", "strong", seed, margin,
-        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
-    )  # fmt: skip
+make_paranoid_bot = _strong_factory(
+    "paranoid", "Paranoid alpha-beta with table and move ordering over the full evaluation."
+)
+make_brs_bot = _strong_factory(
+    "brs", "Best-reply search over the full evaluation (with two players: alpha-beta with static leaves)."
+)
+make_best_bot = _strong_factory(
+    "best",
+    "Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`) and\n"
+    ":data:`MULTI_OPTIONS` there; each option given here overrides the default.",
+)

@@ -353,18 +353,25 @@ class Board:
 
     def _flood_from_hq(self, player: int) -> None:
         """Mark active every cell of ``player`` connected to its HQ (its cells start inactive)."""
-        owner, active, neighbours = self.owner, self.active, self.info.neighbours
         start = self.hq[player]
-        if owner[start] != player:
-            return
+        if self.owner[start] == player:
+            self._spread(start, player)
+
+    def _spread(self, start: int, player: int) -> int:
+        """Mark active ``start`` and every inactive cell of ``player`` joined to it; the count added
+        beyond ``start``."""
+        owner, active, neighbours = self.owner, self.active, self.info.neighbours
         active[start] = True
         stack = [start]
+        added = 0
         while stack:
             c = stack.pop()
             for n in neighbours[c]:
                 if not active[n] and owner[n] == player:
                     active[n] = True
                     stack.append(n)
+                    added += 1
+        return added
 
     def _join(self, i: int, player: int) -> None:
         """``player`` now owns i: if i touches its active territory (or is its HQ), i and the own
@@ -373,15 +380,7 @@ class Board:
         if i != self.hq[player] and not any(owner[n] == player and active[n] for n in neighbours[i]):
             active[i] = False
             return
-        active[i] = True
-        stack = [i]
-        while stack:
-            c = stack.pop()
-            for n in neighbours[c]:
-                if not active[n] and owner[n] == player:
-                    active[n] = True
-                    stack.append(n)
-                    self.floods += 1
+        self.floods += self._spread(i, player)
 
     def _still_joined(self, i: int, prev: int, gone: dict[int, bool]) -> bool:
         """Whether taking ``prev``'s active cell i certainly leaves the rest of its territory joined.
