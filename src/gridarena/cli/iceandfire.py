@@ -37,41 +37,35 @@ from gridarena.games.iceandfire.protocol import StateBot, serve
 LEAGUES = ("wood3", "wood2", "wood1", "bronze")
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """The ``map``, ``match`` and ``bot`` subcommands."""
-    commands = parser.add_subparsers(dest="iceandfire_command", metavar="COMMAND", required=True)
-    show = commands.add_parser("map", help="print the map of a CodinGame seed", description=__doc__)
-    show.add_argument("--seed", type=int, required=True, help="the CodinGame seed (a Java long)")
-    show.add_argument(
+def _rules_options(parser: argparse.ArgumentParser) -> None:
+    """``--rules`` and ``--league``, shared by every subcommand."""
+    parser.add_argument(
         "--rules",
         choices=RULES,
         default="contest",
         help="contest (default: the May 2019 referee) or multi (the later one)",
     )
-    show.add_argument(
+    parser.add_argument(
         "--league",
         choices=LEAGUES,
         default="bronze",
         help="wood3, wood2, wood1 or bronze (default: every rule)",
     )
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The ``map``, ``match`` and ``bot`` subcommands."""
+    commands = parser.add_subparsers(dest="iceandfire_command", metavar="COMMAND", required=True)
+    show = commands.add_parser("map", help="print the map of a CodinGame seed", description=__doc__)
+    show.add_argument("--seed", type=int, required=True, help="the CodinGame seed (a Java long)")
+    _rules_options(show)
     show.set_defaults(handler=run_map)
 
     match = commands.add_parser("match", help="one game between two bots or programs", description=__doc__)
     match.add_argument("--p1", required=True, help="red (moves first): a bot NAME or a command")
     match.add_argument("--p2", required=True, help="blue: a bot NAME or a command")
     match.add_argument("--seed", type=int, help="the map seed (drawn and printed when absent)")
-    match.add_argument(
-        "--rules",
-        choices=RULES,
-        default="contest",
-        help="contest (default: the May 2019 referee) or multi (the later one)",
-    )
-    match.add_argument(
-        "--league",
-        choices=LEAGUES,
-        default="bronze",
-        help="wood3, wood2, wood1 or bronze (default: every rule)",
-    )
+    _rules_options(match)
     match.add_argument("--replay", metavar="FILE", help="write the replay (JSON Lines) to FILE")
     match.add_argument("--json", action="store_true", help="print the result as one JSON object")
     match.add_argument("--first-turn-ms", type=float, default=1000.0, help="limit of a first answer")
@@ -86,18 +80,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "bot", help="one of our bots on stdin/stdout, as behind a CodinGame submission", description=__doc__
     )
     bot.add_argument("name", help="a bot spec, e.g. best, postmortem, wood1, random")
-    bot.add_argument(
-        "--rules",
-        choices=RULES,
-        default="contest",
-        help="contest (default: the May 2019 referee) or multi (the later one)",
-    )
-    bot.add_argument(
-        "--league",
-        choices=LEAGUES,
-        default="bronze",
-        help="wood3, wood2, wood1 or bronze (default: every rule)",
-    )
+    _rules_options(bot)
     bot.set_defaults(handler=run_bot)
 
 

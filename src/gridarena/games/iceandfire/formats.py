@@ -355,28 +355,14 @@ def check_turn(turn: object, rules: str = "contest") -> Turn:
 
 
 # -- states as JSON ---------------------------------------------------------------------------
-# The rules module imports this one, so its names are imported inside the functions.
-
-
-def _cell_rows(state: IceAndFireState) -> list[str]:
-    from gridarena.games.iceandfire.mapgen import SIZE
-    from gridarena.games.iceandfire.rules import CELLS, NEUTRAL, VOID
-
-    chars = []
-    for c in range(CELLS):
-        o = state.owner[c]
-        if o == VOID:
-            chars.append("#")
-        elif o == NEUTRAL:
-            chars.append(".")
-        else:
-            chars.append("RB"[o] if state.active[c] else "rb"[o])
-    return ["".join(chars[y * SIZE : (y + 1) * SIZE]) for y in range(SIZE)]
+# The rules and render modules import this one, so their names are imported inside the functions.
 
 
 def state_to_json(state: IceAndFireState) -> dict[str, JSON]:
     """The state as a JSON object: ``cells`` rows use ``#`` void, ``.`` neutral, ``R``/``r`` red
     active/inactive, ``B``/``b`` blue."""
+    from gridarena.games.iceandfire.render import owner_rows
+
     result: JSON = None
     if state.result is not None:
         r = state.result
@@ -393,7 +379,7 @@ def state_to_json(state: IceAndFireState) -> dict[str, JSON]:
         "seed": state.seed,
         "map": list(state.board.rows),
         "spots": [list(s) for s in state.board.spots],
-        "cells": _cell_rows(state),
+        "cells": owner_rows(state),
         "units": [[u.id, u.owner, u.level, u.x, u.y, u.can_act] for u in state.units],
         "buildings": [[b.owner, b.kind, b.x, b.y] for b in state.buildings],
         "gold": list(state.gold),

@@ -24,19 +24,31 @@ if TYPE_CHECKING:
 _KIND_CHARS = "HMT"
 
 
-def cell_chars(state: IceAndFireState) -> list[str]:
-    """Two characters per cell, owner then content (see the module's docstring)."""
-    from gridarena.games.iceandfire.rules import NEUTRAL, VOID
+def owner_rows(state: IceAndFireState, marks: str = "RB") -> list[str]:
+    """The 12 rows of owners: ``#`` void, ``.`` neutral, else ``marks[owner]``, lower case when
+    inactive (``RB`` for pictures and replays; ``OX`` or ``XO``, the reader's own first, for the
+    CodinGame input)."""
+    from gridarena.games.iceandfire.mapgen import SIZE
+    from gridarena.games.iceandfire.rules import CELLS, NEUTRAL, VOID
 
-    out = []
-    for c in range(144):
+    chars = []
+    for c in range(CELLS):
         o = state.owner[c]
         if o == VOID:
-            first = "#"
+            chars.append("#")
         elif o == NEUTRAL:
-            first = "."
+            chars.append(".")
         else:
-            first = "RB"[o] if state.active[c] else "rb"[o]
+            chars.append(marks[o] if state.active[c] else marks[o].lower())
+    return ["".join(chars[y * SIZE : (y + 1) * SIZE]) for y in range(SIZE)]
+
+
+def cell_chars(state: IceAndFireState) -> list[str]:
+    """Two characters per cell, owner then content (see the module's docstring)."""
+    owners = "".join(owner_rows(state))
+    out = []
+    for c in range(144):
+        first = owners[c]
         second = "*" if state.board.spot[c] else " "
         out.append(first + second)
     for b in state.buildings:
@@ -90,8 +102,6 @@ def codingame_init(state: IceAndFireState, player: int) -> str:
 
 def codingame_turn(state: IceAndFireState, player: int) -> str:
     """``player``'s turn input: gold, income, the opponent's, the map from its side, buildings, units."""
-    from gridarena.games.iceandfire.rules import NEUTRAL, VOID
-
     other = 1 - player
     lines = [
         str(state.gold[player]),
@@ -99,19 +109,7 @@ def codingame_turn(state: IceAndFireState, player: int) -> str:
         str(state.gold[other]),
         str(state.income[other]),
     ]
-    for y in range(12):
-        row = []
-        for x in range(12):
-            c = y * 12 + x
-            o = state.owner[c]
-            if o == VOID:
-                row.append("#")
-            elif o == NEUTRAL:
-                row.append(".")
-            else:
-                ch = "O" if o == player else "X"
-                row.append(ch if state.active[c] else ch.lower())
-        lines.append("".join(row))
+    lines += owner_rows(state, "OX" if player == 0 else "XO")
     buildings = sorted((b.owner != player, b.kind, b.x, b.y) for b in state.buildings)
     lines.append(str(len(buildings)))
     lines += [f"{int(o)} {k} {x} {y}" for o, k, x, y in buildings]
@@ -147,7 +145,6 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
     dashed lines (MOVE: from where the unit stands now to the cell it was sent to) and marks (TRAIN, BUILD), then
     the figures and the referee's messages below the board."""
     from gridarena.games.iceandfire.formats import Build, Move, Train
-    from gridarena.games.iceandfire.rules import NEUTRAL, VOID
 
     size = 12 * CELL_PX
     # Monospace 12 px: about 78 characters fit the board's width; long lines (units, the turn) wrap.
@@ -164,15 +161,10 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
         f'data-gold="{state.gold[0]} {state.gold[1]}">',
         f'<rect width="{size}" height="{height}" fill="white"/>',
     ]
+    owners = "".join(owner_rows(state))
     for c in range(144):
         x, y = c % 12, c // 12
-        o = state.owner[c]
-        if o == VOID:
-            key = "#"
-        elif o == NEUTRAL:
-            key = "."
-        else:
-            key = ("RB"[o]) if state.active[c] else "rb"[o]
+        key = owners[c]
         px, py = x * CELL_PX, y * CELL_PX
         out.append(
             f'<rect x="{px}" y="{py}" width="{CELL_PX}" height="{CELL_PX}" fill="{_FILL[key, True]}" '
