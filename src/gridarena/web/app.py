@@ -34,13 +34,20 @@ from gridarena.arena.replay import read_replay
 from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError
 from gridarena.core.errors import GridArenaError
-from gridarena.core.registry import available_bots, make
+from gridarena.core.registry import make_for_request, offered_bots
+from gridarena.core.specs import parse_spec
 from gridarena.web.frames import ReplayView, header_summary, view_of
 from gridarena.web.pages import page, viewer_page
 from gridarena.web.play import PLAYABLE, PlayError, PlaySession, Sessions
 
 REPLAY_SUFFIXES: Final = (".jsonl", ".json", ".json.gz")
 MAX_LISTED: Final = 500
+MAX_BODY: Final = 64 * 1024
+"""The largest request body read (bytes); a larger one is a 413, refused before it is read."""
+MAX_FORM_FIELDS: Final = 20
+"""The most fields a play form or a play request may have."""
+MAX_ROW_ID: Final = 2**63 - 1
+"""SQLite's largest integer: a larger id names no row (a 404, not a 500 from the driver)."""
 
 
 @dataclass
@@ -194,6 +201,8 @@ def _settings(request: Request) -> Settings:
 
 def _int(request: Request, name: str) -> int:
     value: int = request.path_params[name]
+    if value > MAX_ROW_ID:
+        raise HTTPException(404, f"no {name} {value}: ids go up to {MAX_ROW_ID}")
     return value
 
 
@@ -286,8 +295,7 @@ def _play_form(error: str = "") -> str:
     games = "".join(f'<option value="{g}">{g}</option>' for g in PLAYABLE)
     isolation_bots = "".join(
         f'<option value="{b}"{" selected" if b == PLAYABLE["isolation"]["opponent"] else ""}>{b}</option>'
-        for b in available_bots("isolation")
-        if b not in ("human", "external")
+        for b in offered_bots("isolation")
     )
     return (
         "<h1>Play</h1>"
@@ -314,9 +322,9 @@ def _start(settings: Settings, form: dict[str, str]) -> PlaySession:
     if game_name not in PLAYABLE:
         raise PlayError(f"the browser plays {', '.join(PLAYABLE)}, not {game_name!r}")
     spec = form.get("spec", "").strip() or PLAYABLE[game_name]["spec"]
-    game = make(spec)
-    if game.name != game_name:
+    if parse_spec(spec)[0] != game_name:  # before the game is made: its parameters are another game's
         raise PlayError(f"options {spec!r} are not a {game_name} spec")
+    game = make_for_request(spec)
     opponent = form.get("opponent") or PLAYABLE[game_name]["opponent"] if game.num_players > 1 else None
     try:
         seat = int(form.get("seat", "0")) if game.num_players > 1 else 0
@@ -333,7 +341,11 @@ def _start(settings: Settings, form: dict[str, str]) -> PlaySession:
 async def play_start(request: Request) -> Response:
     settings = _settings(request)
     # An url-encoded form read with the standard library (Starlette's form parser needs python-multipart).
-    fields = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"), max_num_fields=20)
+    text = (await request.body()).decode("utf-8", "replace")
+    try:
+        fields = urllib.parse.parse_qs(text, max_num_fields=MAX_FORM_FIELDS)
+    except ValueError:
+        return HTMLResponse(page("play", _play_form(f"at most {MAX_FORM_FIELDS} fields")), status_code=400)
     form = {k: v[-1] for k, v in fields.items()}
     try:
         session = await run_in_threadpool(_start, settings, form)
@@ -431,12 +443,16 @@ async def api_replay_frame(request: Request) -> Response:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The body as a JSON object of at most :data:`MAX_FORM_FIELDS` fields whose values are text or numbers."""
     try:
-        data = await request.json()
-    except ValueError:
+        data = json.loads(await request.body())
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the JSON reader goes
         raise HTTPException(400, "the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the body must be a JSON object")
+    if not isinstance(data, dict) or len(data) > MAX_FORM_FIELDS:
+        raise HTTPException(400, f"the body must be a JSON object of at most {MAX_FORM_FIELDS} fields")
+    for key, value in data.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise HTTPException(400, f"field {key[:40]!r} must be text or a number")
     return data
 
 
@@ -476,7 +492,9 @@ def _wants_json(request: Request) -> bool:
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _error(request, exc.status_code, str(exc.detail))
+    response = _error(request, exc.status_code, str(exc.detail))
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def gridarena_error(request: Request, exc: Exception) -> Response:
@@ -507,9 +525,36 @@ SECURITY_HEADERS: Final = [
 LOOPBACK_NAMES: Final = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
+TOO_LARGE: Final = f"the request body is larger than {MAX_BODY} bytes"
+
+
+def _declared_length(headers: dict[bytes, bytes]) -> int | None:
+    """The body length the request declares (None: not declared, or not a number)."""
+    value = headers.get(b"content-length", b"").strip()
+    return int(value) if value.isdigit() else None
+
+
+def limited(receive: Any, limit: int) -> Any:
+    """``receive`` that raises a 413 once the body read so far exceeds ``limit`` bytes (a chunked
+    body declares no length: it is counted as it streams in, and never held past the limit)."""
+    seen = 0
+
+    async def receive_limited() -> Any:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise HTTPException(413, TOO_LARGE, headers={"connection": "close"})
+        return message
+
+    return receive_limited
+
+
 class Guard:
-    """ASGI middleware: the security headers on every answer, and a 403 for a POST from another site
-    (a page elsewhere must not start games here through the browser of the person running the viewer)."""
+    """ASGI middleware: the security headers on every answer, a 403 for a POST from another site
+    (a page elsewhere must not start games here through the browser of the person running the
+    viewer), and a 413 for a body over :data:`MAX_BODY`, before it is read."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -523,10 +568,7 @@ class Guard:
         if scope["method"] == "POST" and origin is not None:
             netloc = urllib.parse.urlsplit(origin.decode("latin-1")).netloc
             if netloc != headers.get(b"host", b"").decode("latin-1"):
-                response = JSONResponse(
-                    {"error": "a request from another site", "status": 403}, status_code=403
-                )
-                await response(scope, receive, send)
+                await self._refuse(scope, receive, send, 403, "a request from another site")
                 return
 
         async def send_with_headers(message: Any) -> None:
@@ -534,7 +576,17 @@ class Guard:
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        length = _declared_length(headers)
+        if length is not None and length > MAX_BODY:
+            await self._refuse(scope, receive, send_with_headers, 413, TOO_LARGE)
+            return
+        await self.app(scope, limited(receive, MAX_BODY), send_with_headers)
+
+    @staticmethod
+    async def _refuse(scope: Any, receive: Any, send: Any, status: int, message: str) -> None:
+        response = JSONResponse({"error": message, "status": status}, status_code=status)
+        response.headers["connection"] = "close"  # the unread body must not be taken for the next request
+        await response(scope, receive, send)
 
 
 def create_app(

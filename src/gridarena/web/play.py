@@ -30,7 +30,7 @@ from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import UNTIMED, GameClock, game_clock
 from gridarena.core.play import GameRecord, Turn, play_game
-from gridarena.core.registry import has_renderer, make_bot, renderer
+from gridarena.core.registry import has_renderer, make_bot_for_request, renderer
 from gridarena.core.types import JSON, Game, GameState, Player
 
 #: The games offered on the play page, with their default options and the bot that gives hints.
@@ -122,7 +122,7 @@ class PlaySession:
     ) -> PlaySession:
         """Start a game (the bot moves at once if it has the first seat); raises on a bad bot spec."""
         seed = secrets.randbits(32) if seed is None else seed
-        others = [make_bot(game, opponent)] if game.num_players == 2 and opponent else []
+        others = [make_bot_for_request(game, opponent)] if game.num_players == 2 and opponent else []
         if len(others) + 1 != game.num_players:
             raise PlayError(f"{game.name} needs {game.num_players - 1} opponent(s) to play in the browser")
         if human not in range(game.num_players):
@@ -223,7 +223,7 @@ class PlaySession:
             state = self.state
         if state.is_terminal():
             raise PlayError("the game is over")
-        bot = make_bot(self.game, spec)
+        bot = make_bot_for_request(self.game, spec)
         bot.reset(self.game, state.current_player(), 0)
         decision = bot.act(state, TimeControl.for_seconds(seconds))
         action = (

@@ -24,9 +24,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from gridarena.core.errors import ActionParseError, GridArenaError, StateFormatError
+from gridarena.core.params import FileOrName, Param, ParamError, Text, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.reversixt.formats import (
     BONUS,
@@ -49,6 +50,8 @@ MAPS_DIR: Final = Path(__file__).parent / "maps"
 """The project's own maps, shipped in the package."""
 DEFAULT_MAP: Final = "sampler"
 """The map of ``make("reversixt")``: small, 3 players, every special field, transitions, bombs."""
+MAX_MAP_TEXT: Final = 16 * 1024 * 1024
+"""The longest map text a spec may give (a 1000 x 1000 map, the largest legal one, takes about 2 MB)."""
 
 BONUS_BOMB: Final = 20
 """Special byte of a bonus move that takes a bomb."""
@@ -95,8 +98,19 @@ def parse_move(text: str) -> Move:
     return Move(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
 
 
+def packaged_maps() -> list[str]:
+    """The names of the maps shipped in the package, sorted.
+
+    >>> packaged_maps()
+    ['mini', 'othello8', 'sampler']
+    """
+    return sorted(p.stem for p in MAPS_DIR.glob("*.map"))
+
+
 def resolve_map_path(spec: str) -> Path:
-    """A map parameter as a file: a path, or the name of one of the project's maps (``othello8``)."""
+    """A map parameter as a file: the name of one of the project's maps (``othello8``), or a path."""
+    if spec in packaged_maps():  # the packaged map, whatever the working folder holds
+        return MAPS_DIR / f"{spec}.map"
     path = Path(spec)
     if path.exists() or path.suffix in (".map", ".gz", ".txt") or "/" in spec:
         return path
@@ -121,6 +135,11 @@ class ReversiXT:
     name: str = field(default="reversixt", init=False)
     enumerable_actions: bool = field(default=True, init=False)
     zero_sum: bool = field(default=False, init=False)
+    #: The parameters and their ranges (docs/reversixt.md lists them); ``parsed`` is for Python callers only.
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {
+        "map": FileOrName("map", packaged_maps),
+        "text": Text(MAX_MAP_TEXT),
+    }
 
     @cached_property
     def board(self) -> ReversiMap:
@@ -130,6 +149,9 @@ class ReversiXT:
         return read_map(resolve_map_path(self.map or DEFAULT_MAP))
 
     def __post_init__(self, parsed: ReversiMap | None) -> None:
+        check_params(self.name, self.PARAMETERS, {"map": self.map, "text": self.text})
+        if parsed is not None and not isinstance(parsed, ReversiMap):
+            raise ParamError(f"reversixt: parsed must be a ReversiMap, got {type(parsed).__name__}")
         if parsed is not None:  # keep the very map (and its name), even one read with strict=False
             self.__dict__["board"] = parsed
         _ = self.board  # a bad map fails here, where the game is made, with the map's own error

@@ -64,6 +64,12 @@ class SolverBot(BaseBot):
         return Decision(action, info)
 
 
-def make_solver_bot(game: Game[Any], **params: Any) -> SolverBot:
+def make_solver_bot(
+    game: Game[Any],
+    algorithm: str = "idastar",
+    partition: str | None = None,
+    pdb_dir: str | None = None,
+    seed: int | None = None,
+) -> SolverBot:
     """Registry entry point: ``solver(algorithm=idastar,partition=6-6-3)``."""
-    return SolverBot(game, **params)
+    return SolverBot(game, algorithm, partition, pdb_dir, seed)

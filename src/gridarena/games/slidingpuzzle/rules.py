@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias
 
 from gridarena.core.errors import ActionParseError, StateFormatError
+from gridarena.core.params import Choice, Flag, Int, Ints, Param, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 
 Cell: TypeAlias = int
@@ -32,6 +33,13 @@ BLANK: Final = 0
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 DELTAS: Final = ((-1, 0), (1, 0), (0, -1), (0, 1))
 DIRECTION_NAMES: Final = ("up", "down", "left", "right")
+MAX_SIDE: Final = 16
+"""The most rows and the most columns of a board (256 cells; the largest studied puzzles are 5x5)."""
+MAX_CELLS: Final = MAX_SIDE * MAX_SIDE
+MAX_SCRAMBLE: Final = 10_000
+"""The longest random walk that scrambles a start board."""
+MAX_MOVES: Final = 1_000_000
+"""The largest slide limit of a game."""
 
 
 class BoardError(StateFormatError):
@@ -79,20 +87,32 @@ class Board:
         return [list(self.cells[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows)]
 
 
+def size_problem(rows: int, cols: int) -> str | None:
+    """None if a board may have ``rows`` x ``cols`` cells, else a sentence saying the range.
+
+    >>> size_problem(100000, 100000)
+    'a board has 1 to 16 rows and 1 to 16 columns, not 100000x100000'
+    """
+    if 1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE:
+        return None
+    return f"a board has 1 to {MAX_SIDE} rows and 1 to {MAX_SIDE} columns, not {rows}x{cols}"
+
+
 def board_problem(rows: int, cols: int, cells: Sequence[int]) -> str | None:
     """None if the cells make a valid board, else a sentence saying what is wrong.
 
     >>> board_problem(2, 2, (1, 1, 0, 2))
     'tile 1 appears twice (cells 0 and 1)'
     """
-    if rows < 1 or cols < 1:
-        return f"a board needs at least one row and one column, not {rows}x{cols}"
+    size = size_problem(rows, cols)
+    if size is not None:
+        return size
     if len(cells) != rows * cols:
         return f"a {rows}x{cols} board has {rows * cols} cells, found {len(cells)}"
     seen: dict[int, int] = {}
     for c, v in enumerate(cells):
-        if v < WALL:
-            return f"cell {c} holds {v}; values are -1 (wall), 0 (blank) or a tile number"
+        if not WALL <= v <= rows * cols:
+            return f"cell {c} holds {v}; values are -1 (wall), 0 (blank) or a tile number up to {rows * cols}"
         if v > 0 and v in seen:
             return f"tile {v} appears twice (cells {seen[v]} and {c})"
         seen[v] = c
@@ -242,7 +262,13 @@ def goal_board(
     >>> goal_board(2, 2, blank_first=True).cells
     (0, 1, 2, 3)
     """
+    size = size_problem(rows, cols)
+    if size is not None:
+        raise BoardError(size)
     wall_set = set(walls)
+    off = sorted(c for c in wall_set if not 0 <= c < rows * cols)
+    if off:
+        raise BoardError(f"wall cell {off[0]} is off the {rows}x{cols} board (cells 0 to {rows * cols - 1})")
     movable = [c for c in range(rows * cols) if c not in wall_set]
     if not 1 <= blanks < len(movable) + 1:
         raise BoardError(f"{blanks} blanks do not fit the {len(movable)} movable cells of the board")
@@ -358,6 +384,19 @@ class SlidingPuzzle:
     num_players = 1
     enumerable_actions = True
     zero_sum = False
+    #: The parameters and their ranges (docs/slidingpuzzle.md lists them), checked before a board is built.
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {
+        "rows": Int(1, MAX_SIDE),
+        "cols": Int(1, MAX_SIDE),
+        "variant": Choice(("classic", "homework")),
+        "blanks": Int(1, MAX_CELLS),
+        "walls": Ints(MAX_CELLS, 0, MAX_CELLS - 1, optional=False),
+        "blank_first": Flag(),
+        "goal": Ints(MAX_CELLS, WALL, MAX_CELLS),
+        "start": Ints(MAX_CELLS, WALL, MAX_CELLS),
+        "scramble": Int(0, MAX_SCRAMBLE),
+        "max_moves": Int(0, MAX_MOVES),
+    }
 
     def __init__(
         self,
@@ -373,6 +412,9 @@ class SlidingPuzzle:
         scramble: int = 200,
         max_moves: int = 200,
     ) -> None:
+        given = {"rows": rows, "cols": cols, "variant": variant, "blanks": blanks, "walls": walls}
+        given |= {"blank_first": blank_first, "goal": goal, "start": start}
+        check_params(self.name, self.PARAMETERS, {**given, "scramble": scramble, "max_moves": max_moves})
         if variant == "homework":
             rows, cols, blanks, walls, blank_first = 4, 5, 2, HOMEWORK_WALLS, False
         elif variant != "classic":
@@ -383,8 +425,6 @@ class SlidingPuzzle:
             else goal_board(rows, cols, blanks=blanks, walls=walls, blank_first=blank_first)
         )
         self.start = Board(rows, cols, tuple(start)) if start is not None else None
-        if max_moves < 0 or scramble < 0:
-            raise BoardError("max_moves and scramble must not be negative")
         self.scramble, self.max_moves = scramble, max_moves
         self._params: dict[str, JSON] = {
             "rows": rows,

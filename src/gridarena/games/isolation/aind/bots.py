@@ -6,12 +6,15 @@ Each move builds an AIND board of the reference state, so any object with AIND's
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Hashable
 from typing import Any
 
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
+from gridarena.core.errors import SpecError
+from gridarena.core.registry import check_keywords
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation.aind import samples
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, IsolationPlayer
@@ -99,7 +102,17 @@ def make_aind(
     source = agent_file(file)
     if score is not None:
         options["score_fn"] = source.find(score)
-    return AindBot(source.find(player)(**options), "aind", seed)
+        if not callable(options["score_fn"]):
+            raise SpecError(f"aind: score={score!r} is not a function of the agent file or its samples")
+    cls = source.find(player)
+    if not inspect.isclass(cls):
+        raise SpecError(f"aind: player={player!r} is not a class of the agent file or its samples")
+    check_keywords(player, cls, options, skip=0)
+    try:
+        built = cls(**options)
+    except (TypeError, ValueError) as exc:  # the player class is the agent file's code, not ours
+        raise SpecError(f"aind: {player}(...) cannot be built from these options: {exc}") from None
+    return AindBot(built, "aind", seed)
 
 
 def _preset(name: str, player: str, score: str) -> Callable[..., AindBot]:
