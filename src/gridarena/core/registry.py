@@ -177,7 +177,10 @@ def parameters(game: str) -> Mapping[str, Param]:
     'an integer from 1 to 26'
     """
     _check_name("game", game, _GAMES)
-    table: Mapping[str, Param] = _load(_GAMES[game]).PARAMETERS  # type: ignore[index]
+    factory = _load(_GAMES[game])  # type: ignore[index]
+    if not isinstance(getattr(factory, "PARAMETERS", None), Mapping):
+        raise SpecError(f"{game}: the game declares no PARAMETERS (each parameter with its range)")
+    table: Mapping[str, Param] = factory.PARAMETERS
     return table
 
 
