@@ -86,7 +86,10 @@ IDS = st.one_of(
 )
 SIDS = st.one_of(st.just("<session>"), texts(16).map(lambda t: urllib.parse.quote(t, safe="")))
 QUERY = st.one_of(
-    texts(), st.sampled_from(["1/0-0.json.gz", "../../etc/passwd", "/etc/passwd", "%2e%2e/x", "web"])
+    texts(),
+    st.sampled_from(
+        ["1/0-0.json.gz", "../../etc/passwd", "/etc/passwd", "%2e%2e/x", "web", "x" * 300 + ".jsonl"]
+    ),
 )
 ROUTES = st.one_of(
     st.just("/"),

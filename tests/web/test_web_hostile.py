@@ -280,3 +280,11 @@ def test_nested_or_non_text_json_is_a_400(server: Served, body: bytes) -> None:
 def test_a_form_with_too_many_fields_is_a_400(server: Served) -> None:
     status, page = post_form(server, {f"f{i}": "x" for i in range(50)})
     assert status == 400 and "fields" in page
+
+
+@pytest.mark.parametrize("name", ["x" * 300 + ".jsonl", "d/" * 3000 + "x.jsonl", "%00.jsonl", "x" * 5000])
+def test_a_replay_path_the_file_system_refuses_is_a_4xx(server: Served, name: str) -> None:
+    """A name longer than the file system allows (ENAMETOOLONG) names no replay: 400 or 404, never 500."""
+    for route in ("/replays/view", "/api/replays/view", "/api/replays/frame"):
+        status, _, text = raw(server, "GET", f"{route}?path={urllib.parse.quote(name)}&ply=0")
+        assert_clean(status, text, (400, 404))

@@ -86,11 +86,14 @@ def replay_file(settings: Settings, relative: str) -> Path:
     root = settings.replays.resolve()
     if not relative or relative.startswith(("/", "\\")) or "\x00" in relative:
         raise HTTPException(400, "a replay path is relative to the replays folder")
-    target = (root / relative).resolve()
-    if root not in target.parents:
-        raise HTTPException(400, "the path leaves the replays folder")
-    if not target.name.endswith(REPLAY_SUFFIXES) or not target.is_file():
-        raise HTTPException(404, f"no replay {relative}")
+    try:
+        target = (root / relative).resolve()
+        if root not in target.parents:
+            raise HTTPException(400, "the path leaves the replays folder")
+        if not target.name.endswith(REPLAY_SUFFIXES) or not target.is_file():
+            raise HTTPException(404, f"no replay {relative[:200]}")
+    except OSError:  # a name the file system refuses (too long, ...) names no replay
+        raise HTTPException(404, f"no replay {relative[:200]}") from None
     return target
 
 
