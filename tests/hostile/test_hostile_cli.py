@@ -33,9 +33,22 @@ def gridarena(
     command = [sys.executable, "-m", "gridarena", *argv]
     if user is not None:
         command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-    return subprocess.run(
-        command, capture_output=True, text=True, timeout=120, preexec_fn=capped, cwd=cwd, check=False
-    )
+    # Another user cannot write the numba cache beside the sources: give the child one of its own.
+    env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(prefix="gridarena-numba-")}
+    os.chmod(env["NUMBA_CACHE_DIR"], 0o777)
+    try:
+        return subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            preexec_fn=capped,
+            cwd=cwd,
+            env=env,
+            check=False,
+        )
+    finally:
+        shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
 
 
 def one_line(stderr: str, *words: str) -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from gridarena.core.checker import check_game
 from gridarena.core.errors import ActionParseError, IllegalActionError
 from gridarena.core.params import ParamError
-from gridarena.games.slidingpuzzle.rules import (
+from gridarena.games.slidingpuzzle.board import (
     DOWN,
     LEFT,
     RIGHT,
@@ -20,7 +20,6 @@ from gridarena.games.slidingpuzzle.rules import (
     Board,
     BoardError,
     IllegalSlideError,
-    SlidingPuzzle,
     action_of,
     action_to_text,
     apply_slide,
@@ -34,6 +33,7 @@ from gridarena.games.slidingpuzzle.rules import (
     slide,
     walk_distance,
 )
+from gridarena.games.slidingpuzzle.rules import SlidingPuzzle
 from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 
