@@ -184,8 +184,6 @@ PENDING: dict[str, str] = {
     "shape-iceandfire": "Ice and Fire's split (branch iaf)",
     "shape-reversixt": "ReversiXT's bot classes move to ai/ after its AI work (branch rxtai)",
     "lines": "Ice and Fire's split (branch iaf)",
-    "names-gridarena.web.app": "the play page's games from the registry (after branch web)",
-    "names-gridarena.web.play": "the play page's games from the registry (after branch web)",
 }
 
 

@@ -17,7 +17,7 @@ import pytest
 from webtools import Served, assert_clean, descendants, memory_kib, raw, serve, stop
 
 from gridarena.core.registry import available_bots, offered_bots
-from gridarena.web.app import MAX_BODY
+from gridarena.web.guard import MAX_BODY
 
 #: The address-space cap of the server of the memory tests: a memory bomb fails there, not on the machine.
 MEMORY_CAP = 3 * 1024**3

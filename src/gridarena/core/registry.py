@@ -134,6 +134,29 @@ _EVALUATORS: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class PlayEntry:
+    """How the web viewer's play page offers a game: the spec it starts, the opponent it proposes (None:
+    a game for one), the bot that gives hints, and a line telling a person how to move."""
+
+    spec: str
+    opponent: str | None
+    hint: str | None
+    how: str
+
+
+#: The games a person can play in the browser (a game needs a renderer whose pieces carry ``data-action``).
+_PLAYABLE: dict[str, PlayEntry] = {
+    "isolation": PlayEntry("isolation", "greedy", "alphabeta(depth=3)", "click a cell to enter it"),
+    "slidingpuzzle": PlayEntry(
+        "slidingpuzzle(rows=3,cols=3,scramble=30)",
+        None,
+        "solver",
+        'click a tile next to a blank; "hint" asks the optimal solver for the next slide',
+    ),
+}
+
+
 #: Board pictures per game: ``render_svg(state, *, last_action=None) -> str`` (an SVG document whose root
 #: carries ``data-game`` and ``data-ply``). The web viewer and ``gridarena replay --svg`` find a game's
 #: drawing here, so a new game plugs into both with its ``render.py`` and this one line.
@@ -330,6 +353,15 @@ def evaluator(game: str, name: str) -> Callable[..., float]:
     table = evaluators(game)
     _check_name(f"heuristic for {game}", name, table)
     return table[name]
+
+
+def playable() -> dict[str, PlayEntry]:
+    """The games the web viewer's play page offers, in the order it lists them.
+
+    >>> playable()["isolation"].opponent
+    'greedy'
+    """
+    return dict(_PLAYABLE)
 
 
 def has_renderer(game: str) -> bool:

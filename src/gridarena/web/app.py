@@ -34,16 +34,15 @@ from gridarena.arena.replay import read_replay
 from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError
 from gridarena.core.errors import GridArenaError
-from gridarena.core.registry import make_for_request, offered_bots
+from gridarena.core.registry import make_for_request, offered_bots, playable
 from gridarena.core.specs import parse_spec
 from gridarena.web.frames import ReplayView, header_summary, view_of
+from gridarena.web.guard import LOOPBACK_NAMES, Guard
 from gridarena.web.pages import page, viewer_page
-from gridarena.web.play import PLAYABLE, PlayError, PlaySession, Sessions
+from gridarena.web.play import PlayError, PlaySession, Sessions, hint_bot
 
 REPLAY_SUFFIXES: Final = (".jsonl", ".json", ".json.gz")
 MAX_LISTED: Final = 500
-MAX_BODY: Final = 64 * 1024
-"""The largest request body read (bytes); a larger one is a 413, refused before it is read."""
 MAX_FORM_FIELDS: Final = 20
 """The most fields a play form or a play request may have."""
 MAX_ROW_ID: Final = 2**63 - 1
@@ -295,24 +294,32 @@ async def replay_view_page(request: Request) -> HTMLResponse:
 
 
 def _play_form(error: str = "") -> str:
-    games = "".join(f'<option value="{g}">{g}</option>' for g in PLAYABLE)
-    isolation_bots = "".join(
-        f'<option value="{b}"{" selected" if b == PLAYABLE["isolation"]["opponent"] else ""}>{b}</option>'
-        for b in offered_bots("isolation")
+    entries = playable()
+    games = "".join(f'<option value="{g}">{g}</option>' for g in entries)
+    opponents = "".join(
+        f'<optgroup label="{g}">'
+        + "".join(
+            f'<option value="{b}"{" selected" if b == entry.opponent else ""}>{b}</option>'
+            for b in offered_bots(g)
+        )
+        + "</optgroup>"
+        for g, entry in entries.items()
+        if entry.opponent is not None
     )
+    how = " ".join(f"{html.escape(g)}: {html.escape(e.how)}." for g, e in entries.items())
+    example = html.escape(next(iter(entries.values())).spec)
     return (
         "<h1>Play</h1>"
         + (f'<p class="error">{html.escape(error)}</p>' if error else "")
         + '<form class="play" id="play-form" method="post" action="/play">'
         f'<label for="game">game</label><select name="game" id="game">{games}</select>'
-        '<label for="spec">options</label><input name="spec" id="spec" placeholder="isolation(width=7,height=7)">'
-        f'<label for="opponent">Isolation opponent</label><select name="opponent" id="opponent">{isolation_bots}</select>'
+        f'<label for="spec">options</label><input name="spec" id="spec" placeholder="{example}">'
+        f'<label for="opponent">opponent</label><select name="opponent" id="opponent">{opponents}</select>'
         '<label for="seat">your seat</label><select name="seat" id="seat"><option value="0">first</option>'
         '<option value="1">second</option></select>'
         '<label for="seconds">bot seconds per move</label><input name="seconds" id="seconds" value="1">'
         '<span></span><button type="submit" id="start">start</button></form>'
-        '<p class="muted">Isolation: click a cell to enter it. Sliding puzzle: click a tile next to a blank; '
-        '"hint" asks the optimal solver for the next slide. Every game is stored as a replay.</p>'
+        f'<p class="muted">{how} Every game is stored as a replay.</p>'
     )
 
 
@@ -322,13 +329,14 @@ async def play_form(request: Request) -> HTMLResponse:
 
 def _start(settings: Settings, form: dict[str, str]) -> PlaySession:
     game_name = form.get("game", "")
-    if game_name not in PLAYABLE:
-        raise PlayError(f"the browser plays {', '.join(PLAYABLE)}, not {game_name!r}")
-    spec = form.get("spec", "").strip() or PLAYABLE[game_name]["spec"]
+    entry = playable().get(game_name)
+    if entry is None:
+        raise PlayError(f"the browser plays {', '.join(playable())}, not {game_name[:40]!r}")
+    spec = form.get("spec", "").strip() or entry.spec
     if parse_spec(spec)[0] != game_name:  # before the game is made: its parameters are another game's
         raise PlayError(f"options {spec!r} are not a {game_name} spec")
     game = make_for_request(spec)
-    opponent = form.get("opponent") or PLAYABLE[game_name]["opponent"] if game.num_players > 1 else None
+    opponent = form.get("opponent") or entry.opponent if game.num_players > 1 else None
     try:
         seat = int(form.get("seat", "0")) if game.num_players > 1 else 0
         seconds = float(form.get("seconds", "1") or 1)
@@ -480,7 +488,7 @@ async def api_play_move(request: Request) -> JSONResponse:
 
 async def api_play_hint(request: Request) -> JSONResponse:
     session = _session(request)
-    spec = PLAYABLE.get(session.game.name, {}).get("hint")
+    spec = hint_bot(session.game.name)
     if spec is None:
         raise HTTPException(404, f"no hints for {session.game.name}")
     return JSONResponse(await run_in_threadpool(session.hint, spec))
@@ -513,83 +521,6 @@ def _error(request: Request, status: int, message: str) -> Response:
         return JSONResponse({"error": message, "status": status}, status_code=status)
     body = f'<h1>{status}</h1><p class="error" id="error">{html.escape(message)}</p><p><a href="/">tournaments</a></p>'
     return HTMLResponse(page(f"error {status}", body), status_code=status)
-
-
-#: Sent with every answer: scripts and styles only from this server, no framing, no type sniffing.
-SECURITY_HEADERS: Final = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-        b"frame-ancestors 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-]
-LOOPBACK_NAMES: Final = ["127.0.0.1", "localhost", "::1", "[::1]"]
-
-
-TOO_LARGE: Final = f"the request body is larger than {MAX_BODY} bytes"
-
-
-def _declared_length(headers: dict[bytes, bytes]) -> int | None:
-    """The body length the request declares (None: not declared, or not a number)."""
-    value = headers.get(b"content-length", b"").strip()
-    return int(value) if value.isdigit() else None
-
-
-def limited(receive: Any, limit: int) -> Any:
-    """``receive`` that raises a 413 once the body read so far exceeds ``limit`` bytes (a chunked
-    body declares no length: it is counted as it streams in, and never held past the limit)."""
-    seen = 0
-
-    async def receive_limited() -> Any:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise HTTPException(413, TOO_LARGE, headers={"connection": "close"})
-        return message
-
-    return receive_limited
-
-
-class Guard:
-    """ASGI middleware: the security headers on every answer, a 403 for a POST from another site
-    (a page elsewhere must not start games here through the browser of the person running the
-    viewer), and a 413 for a body over :data:`MAX_BODY`, before it is read."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope["headers"])
-        origin = headers.get(b"origin")
-        if scope["method"] == "POST" and origin is not None:
-            netloc = urllib.parse.urlsplit(origin.decode("latin-1")).netloc
-            if netloc != headers.get(b"host", b"").decode("latin-1"):
-                await self._refuse(scope, receive, send, 403, "a request from another site")
-                return
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        length = _declared_length(headers)
-        if length is not None and length > MAX_BODY:
-            await self._refuse(scope, receive, send_with_headers, 413, TOO_LARGE)
-            return
-        await self.app(scope, limited(receive, MAX_BODY), send_with_headers)
-
-    @staticmethod
-    async def _refuse(scope: Any, receive: Any, send: Any, status: int, message: str) -> None:
-        response = JSONResponse({"error": message, "status": status}, status_code=status)
-        response.headers["connection"] = "close"  # the unread body must not be taken for the next request
-        await response(scope, receive, send)
 
 
 def create_app(

@@ -30,16 +30,17 @@ from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import UNTIMED, GameClock, game_clock
 from gridarena.core.play import GameRecord, Turn, play_game
-from gridarena.core.registry import has_renderer, make_bot_for_request, renderer
+from gridarena.core.registry import has_renderer, make_bot_for_request, playable, renderer
 from gridarena.core.types import JSON, Game, GameState, Player
 
-#: The games offered on the play page, with their default options and the bot that gives hints.
-PLAYABLE: Final[dict[str, dict[str, Any]]] = {
-    "isolation": {"spec": "isolation", "opponent": "greedy", "hint": "alphabeta(depth=3)"},
-    "slidingpuzzle": {"spec": "slidingpuzzle(rows=3,cols=3,scramble=30)", "opponent": None, "hint": "solver"},
-}
 MAX_SESSIONS: Final = 32
 RESIGN: Final = object()
+
+
+def hint_bot(game: str) -> str | None:
+    """The spec of the bot that gives hints in ``game`` on the play page (None: no hints)."""
+    entry = playable().get(game)
+    return None if entry is None else entry.hint
 
 
 class PlayError(GridArenaError):
@@ -262,7 +263,7 @@ class PlaySession:
                 "result": None if outcome is None or not self.over else outcome.to_json(),
                 "error": self.error,
                 "replay": self.replay.name,
-                "hint": PLAYABLE.get(self.game.name, {}).get("hint"),
+                "hint": hint_bot(self.game.name),
             }
 
 
