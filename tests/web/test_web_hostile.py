@@ -288,3 +288,19 @@ def test_a_replay_path_the_file_system_refuses_is_a_4xx(server: Served, name: st
     for route in ("/replays/view", "/api/replays/view", "/api/replays/frame"):
         status, _, text = raw(server, "GET", f"{route}?path={urllib.parse.quote(name)}&ply=0")
         assert_clean(status, text, (400, 404))
+
+
+@pytest.mark.parametrize(
+    "method,path,body",
+    [
+        ("GET", "/api/replays/view?path=%0A", None),  # found by the fuzzer: the path was echoed as it came
+        ("GET", "/api/replays/frame?path=a%0Ab.jsonl&ply=0", None),
+        ("POST", "/api/play", b'{"game": "a\\nb"}'),
+    ],
+)
+def test_an_error_is_one_line_whatever_the_request_echoes(
+    server: Served, method: str, path: str, body: bytes | None
+) -> None:
+    status, _, text = raw(server, method, path, body)
+    assert_clean(status, text, (400, 404))
+    error_line(text)

@@ -90,9 +90,9 @@ def replay_file(settings: Settings, relative: str) -> Path:
         if root not in target.parents:
             raise HTTPException(400, "the path leaves the replays folder")
         if not target.name.endswith(REPLAY_SUFFIXES) or not target.is_file():
-            raise HTTPException(404, f"no replay {relative[:200]}")
+            raise HTTPException(404, f"no replay {relative[:200]!r}")
     except OSError:  # a name the file system refuses (too long, ...) names no replay
-        raise HTTPException(404, f"no replay {relative[:200]}") from None
+        raise HTTPException(404, f"no replay {relative[:200]!r}") from None
     return target
 
 
@@ -517,6 +517,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 def _error(request: Request, status: int, message: str) -> Response:
+    message = " ".join(message.splitlines())  # one line, whatever a request made the message echo
     if _wants_json(request):
         return JSONResponse({"error": message, "status": status}, status_code=status)
     body = f'<h1>{status}</h1><p class="error" id="error">{html.escape(message)}</p><p><a href="/">tournaments</a></p>'

@@ -209,7 +209,7 @@ class PlaySession:
             except GridArenaError as exc:
                 raise PlayError(str(exc)) from None
             if reason is not None:
-                raise PlayError(f"{action}: {reason}")
+                raise PlayError(f"{action!r}: {reason}")
             plies = len(self.turns)
             assert self.seat is not None
             self._waiting = False
