@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, write_document
+from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, replay_turn, write_document
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError, SpecError
 from gridarena.core.gameclock import TimeSpec, game_clock
@@ -324,7 +324,7 @@ def forfeit_result(task: GameTask, seat: Player, termination: str, detail: str) 
     jsonl = task.jsonl_path()
     if jsonl is not None and jsonl.exists():
         for turn in read_replay(jsonl).turns:
-            state = state.apply_action(state.string_to_action(str(turn["action"])))
+            state, _ = replay_turn(state, turn)
             plies += 1
     name = task.names[seat]
     final = state.forfeit(seat, termination, f"{name}: {detail}")
