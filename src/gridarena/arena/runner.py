@@ -33,7 +33,7 @@ from gridarena.core.gameclock import TimeSpec, game_clock
 from gridarena.core.play import GameRecord, MoveWatcher, play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.seeding import derive_seed
-from gridarena.core.specs import parse_spec
+from gridarena.core.specs import parse_spec, unique_names
 from gridarena.core.types import JSON, Game, GameState, Outcome, Player
 
 Opening = Callable[..., GameState[Any]]
@@ -81,15 +81,7 @@ def entrant_names(specs: Sequence[str]) -> list[str]:
     >>> entrant_names(["greedy", "greedy", "external(cmd='x',name=mine)"])
     ['greedy', 'greedy#2', 'mine']
     """
-    names: list[str] = []
-    for spec in specs:
-        base = str(parse_spec(spec)[1].get("name", spec))
-        name, k = base, 1
-        while name in names:
-            k += 1
-            name = f"{base}#{k}"
-        names.append(name)
-    return names
+    return unique_names(str(parse_spec(spec)[1].get("name", spec)) for spec in specs)
 
 
 def build_bot(

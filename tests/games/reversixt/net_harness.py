@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import random
+import subprocess
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from gridarena.games.reversixt.protocol import (
     read_message,
 )
 from gridarena.games.reversixt.rules import MAPS_DIR
-from gridarena.games.reversixt.server import GameResult, ReversiServer, ServerConfig
+from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig
 
 OTHELLO8 = MAPS_DIR / "othello8.map"
 
@@ -98,7 +99,7 @@ async def run_games(
     games: int = 1,
     trace: Trace | None = None,
     **config: Any,
-) -> tuple[list[GameResult], list[list[Any]]]:
+) -> tuple[list[ServedGame], list[list[Any]]]:
     """Serve ``games`` games; in each, start the clients one by one in list order (player k = clients[k-1]).
 
     The next client starts only once the server has read the previous one's group, so the player
@@ -205,6 +206,24 @@ def sleep_then_answer(seconds: float) -> Behaviour:
             await writer.drain()
 
     return sleeper
+
+
+def c_client(exe: Path, group: int) -> ClientFactory:
+    async def run(port: int) -> tuple[int, str, str]:
+        proc = subprocess.Popen(
+            [str(exe), str(port), str(group)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            async with asyncio.timeout(60):
+                while proc.poll() is None:
+                    await asyncio.sleep(0.005)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            out, err = proc.communicate()
+        return proc.returncode, out, err
+
+    return run
 
 
 def open_fds() -> int:
