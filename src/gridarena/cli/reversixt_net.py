@@ -29,7 +29,7 @@ from gridarena.arena.replay import ReplayRecorder, write_document
 from gridarena.arena.runner import GameTask, result_record, time_stats
 from gridarena.arena.store import Store
 from gridarena.core.errors import UnknownNameError
-from gridarena.core.gameclock import TimeSpec
+from gridarena.core.gameclock import TimeSpec, TimeSpecError
 from gridarena.core.play import Recorder
 from gridarena.core.registry import bot_table
 from gridarena.core.specs import format_spec, parse_spec
@@ -60,7 +60,6 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
     )
     clock.add_argument(
         "--time-control",
-        type=TimeSpec.parse,
         metavar="SPEC",
         help="the time control in the words of gridarena tournament --time instead: account:2 (the same "
         "as --time 2), 0.5 (seconds per move, nothing carried over), total:60, 60+1; each request offers "
@@ -321,10 +320,14 @@ class _Outputs:
 
 def run_server(args: argparse.Namespace) -> int:
     """Play ``--games`` games; 0 when all finished (errors become one line through ``main``)."""
+    try:
+        control = None if args.time_control is None else TimeSpec.parse(args.time_control)
+    except TimeSpecError as exc:  # its words name --time, the tournament's option
+        raise ServerError(str(exc).replace("--time ", "--time-control ", 1)) from None
     config = ServerConfig(
         map_path=args.map,
         time=args.time,
-        time_control=args.time_control,
+        time_control=control,
         depth=args.depth,
         host=args.host,
         port=args.port,

@@ -112,3 +112,19 @@ def unused_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_time_keeps_the_reference_meaning_and_time_control_speaks_the_tournaments(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["reversixt", "server", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the reference server's -t, in its meaning: seconds added to each player's time account" in text
+    assert "--time-control SPEC" in text and "gridarena tournament --time" in text
+    with pytest.raises(SystemExit) as done:
+        main(["reversixt", "server", "--map", "othello8", "--time", "2", "--time-control", "account:2"])
+    assert done.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+    assert main(["reversixt", "server", "--map", "othello8", "--time-control", "2 s", "--quiet"]) == 1
+    assert "--time-control '2 s': expected seconds per move" in capsys.readouterr().err

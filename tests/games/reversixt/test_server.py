@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ from net_harness import (
     write_map,
 )
 
+from gridarena.core.gameclock import TimeSpec
 from gridarena.games.reversixt.client import ClientResult
 from gridarena.games.reversixt.protocol import (
     Disqualification,
@@ -42,7 +44,7 @@ from gridarena.games.reversixt.protocol import (
     PlayerNumber,
     encode,
 )
-from gridarena.games.reversixt.server import ReversiServer, ServerConfig, ServerError
+from gridarena.games.reversixt.server import MAX_WAITING, ReversiServer, ServerConfig, ServerError
 
 DATA_MAPS = {
     "crown-4p": "reversixt/semmelsamu-reversixt-bot/maps/initialMaps/crown.map",
@@ -326,3 +328,42 @@ def test_any_bytes_as_an_answer_end_in_a_verdict_never_a_crash_or_a_hang(answer:
     assert status in ("protocol-error", "invalid-move", "disconnected")  # after a legal move: EOF
     assert results[0].statuses[1] == "ok" and seen[1].finished
     assert seen[0].messages[-1] == Disqualification(1)
+
+
+def test_a_time_control_in_the_arenas_words_offers_what_it_allows_each_move() -> None:
+    """``--time-control 0.5``: half a second per move, nothing carried over (``--time`` is the account)."""
+    trace = Trace()
+    control = TimeSpec.parse("0.5")
+    asyncio.run(
+        run_games(str(OTHELLO8), [bot_client(seed=1), bot_client(seed=2)], trace=trace, time_control=control)
+    )
+    offered = re.findall(r"with depth 1, time left: (\d+) msecs", trace.joined())
+    assert len(offered) > 50 and set(offered) == {"500"}
+    with pytest.raises(ServerError, match="say the same thing twice"):
+        ServerConfig(str(OTHELLO8), time=2.0, time_control=TimeSpec.parse("account:2"))
+
+
+def test_each_silent_connection_is_let_go_at_its_own_deadline_and_the_waiting_room_is_bounded() -> None:
+    async def closed_after(reader: asyncio.StreamReader, start: float) -> float:
+        assert await asyncio.wait_for(reader.read(), 10) == b""  # closed without a word
+        return time.monotonic() - start
+
+    async def scenario() -> tuple[list[float], int]:
+        server = ReversiServer(ServerConfig(str(OTHELLO8), port=0, handshake=1.0))
+        port = await server.start()
+        serving = asyncio.create_task(server.run())
+        start = time.monotonic()
+        silent = [await asyncio.open_connection("127.0.0.1", port) for _ in range(MAX_WAITING + 5)]
+        waited = await asyncio.gather(*(closed_after(reader, start) for reader, _ in silent))
+        for _, writer in silent:
+            writer.close()
+        clients = [asyncio.create_task(bot_client(seed=k)(port)) for k in range(2)]
+        await asyncio.wait_for(asyncio.gather(*clients), 60)
+        (result,) = await asyncio.wait_for(serving, 60)
+        return waited, len(result.groups)
+
+    fds = open_fds()
+    waited, players = asyncio.run(scenario())
+    assert players == 2 and open_fds() == fds
+    # The first 64 waited for their own deadline (1 s); the five beyond them found the room full.
+    assert all(w >= 0.95 for w in waited[:MAX_WAITING]) and all(w < 0.9 for w in waited[MAX_WAITING:])

@@ -97,7 +97,10 @@ def test_a_game_with_our_clients_and_the_c_client_is_a_replay_a_stored_game_and_
     assert main(["replay", str(replay), "--check"]) == 0
     assert main(["reversixt", "verify-trace", path, str(trace), "--quiet"]) == 0
     stored = read_replay(replay)
-    assert stored.header["source"] == "gridarena reversixt server" and stored.header["time_control"] == "account:10"
+    assert (
+        stored.header["source"] == "gridarena reversixt server"
+        and stored.header["time_control"] == "account:10"
+    )
     assert sorted(p["name"] for p in stored.header["players"]) == ["group-1", "group-2", "group-7"]
     assert stored.result is not None and stored.result["termination"] == "normal" and len(stored.turns) > 8
     # The database: a tournament of one game that `gridarena results` reports.
@@ -109,6 +112,8 @@ def test_a_game_with_our_clients_and_the_c_client_is_a_replay_a_stored_game_and_
     assert report["config"]["source"] == "gridarena reversixt server"
     (kept,) = Path(report["replays"]).glob("*.json.gz")
     assert check_replay(read_replay(kept), str(kept)) == len(stored.turns)
+    assert main(["tournament", "--resume", "1", "--db", str(db)]) == 1  # nothing scheduled to resume
+    assert "recorded by gridarena reversixt server" in capsys.readouterr().err
     # The viewer: the game's page holds the replay, and its last frame is the engine's final board.
     port = free_port()
     viewer = subprocess.Popen(

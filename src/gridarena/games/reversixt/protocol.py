@@ -308,7 +308,7 @@ async def _rest_of_frame(
     kind, length = HEADER.unpack(header)
     if accept is not None and kind not in accept:
         known = f" ({MessageType(kind).name.lower().replace('_', ' ')})" if kind in _LAYOUT else ""
-        raise UnknownTypeError(f"unexpected message type {kind}{known}, expected {sorted(accept)}")
+        raise UnknownTypeError(f"unexpected message type {kind}{known}, expected {sorted(map(int, accept))}")
     check_length(kind, length, max_map=max_map)
     try:
         payload = await reader.readexactly(length)

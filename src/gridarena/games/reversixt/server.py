@@ -281,6 +281,9 @@ class ReversiServer:
             log.warning("connection from %s refused: %s", peer, why)
             await close_writer(writer)
             return
+        except asyncio.CancelledError:  # the server is closing
+            writer.close()
+            raise
         assert isinstance(message, Group)
         conn = Connection(reader, writer, message.group, frame_timeout=self.config.frame_timeout)
         conn.start_reading()  # from now on a frame sent unasked breaks it, as in a game
