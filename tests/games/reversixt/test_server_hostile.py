@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_harness import Trace, bot_client, open_fds, threads, write_map
+from net_harness import Trace, bot_client, connection, open_fds, receive_all, threads, write_map
 from test_server_replay import MAP_3P
 
 from gridarena.games.reversixt.connection import READ_LIMIT
 from gridarena.games.reversixt.formats import decode_map, parse_map
 from gridarena.games.reversixt.protocol import (
-    FROM_SERVER,
     MAX_CLIENT_PAYLOAD,
-    ConnectionClosedError,
     Disqualification,
     EndGame,
     EndPhase1,
@@ -34,7 +32,6 @@ from gridarena.games.reversixt.protocol import (
     MoveRequest,
     PlayerNumber,
     encode,
-    read_message,
 )
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT, wire_move
 from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig
@@ -107,19 +104,15 @@ class Hostile:
         self.state: ReversiState | None = None
 
     async def __call__(self, port: int) -> Hostile:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        try:
+        async with connection(port) as (reader, writer):
             if self.stage == "before group":
                 await self.send(writer)
             else:
                 writer.write(encode(Group(9)))
                 if self.stage == "after group":
                     await self.send(writer)
-            await self.play(reader, writer)
-        finally:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
+            await receive_all(reader, lambda message: self.react(message, writer))
+            self.closed_by_server = True
         return self
 
     async def send(self, writer: asyncio.StreamWriter) -> None:
@@ -130,17 +123,8 @@ class Hostile:
                 writer.write_eof()
             await writer.drain()
 
-    async def play(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        while True:
-            try:
-                message = await read_message(reader, accept=FROM_SERVER)
-            except (ConnectionClosedError, OSError):
-                self.closed_by_server = True
-                return
-            self.messages.append(message)
-            await self.react(message, writer)
-
     async def react(self, message: Any, writer: asyncio.StreamWriter) -> None:
+        self.messages.append(message)
         stage = self.stage
         if isinstance(message, MapData):
             self.state = ReversiXT.from_map(

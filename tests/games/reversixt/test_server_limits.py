@@ -10,14 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
-from net_harness import MAP_4P, OTHELLO8, bot_client, run_games, write_map
+from net_harness import MAP_4P, OTHELLO8, bot_client, connection, receive_all, run_games, write_map
 
 from gridarena.games.reversixt import protocol
 from gridarena.games.reversixt.protocol import (
     FROM_SERVER,
-    ConnectionClosedError,
     Disqualification,
     Group,
+    Message,
     MoveAnswer,
     MoveRequest,
     PlayerNumber,
@@ -37,12 +37,11 @@ class Spammer:
         self.closed_by_server = False
 
     async def __call__(self, port: int) -> Spammer:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(encode(Group(2)))
-        try:
+        async with connection(port) as (reader, writer):
+            writer.write(encode(Group(2)))
             while not isinstance(await read_message(reader, accept=FROM_SERVER), PlayerNumber):
                 pass
-            listening = asyncio.create_task(self._listen(reader))
+            listening = asyncio.create_task(receive_all(reader, self.note))
             batch = encode(MoveAnswer(1, 1, 0)) * 1000
             deadline = time.monotonic() + SPAM_SECONDS
             with contextlib.suppress(OSError, TimeoutError):
@@ -51,21 +50,12 @@ class Spammer:
                     await asyncio.wait_for(writer.drain(), max(0.01, deadline - time.monotonic()))
                     self.sent += 1000
             await asyncio.wait_for(listening, 60)
-        finally:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
+            self.closed_by_server = True
         return self
 
-    async def _listen(self, reader: asyncio.StreamReader) -> None:
-        while True:
-            try:
-                message = await read_message(reader, accept=FROM_SERVER)
-            except (ConnectionClosedError, OSError):
-                self.closed_by_server = True
-                return
-            if message == Disqualification(2) and self.disqualified_at is None:
-                self.disqualified_at = time.monotonic()
+    async def note(self, message: Message) -> None:
+        if message == Disqualification(2) and self.disqualified_at is None:
+            self.disqualified_at = time.monotonic()
 
 
 class SlowMover:
@@ -76,24 +66,19 @@ class SlowMover:
         self.answered_at: float | None = None
 
     async def __call__(self, port: int) -> SlowMover:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(encode(Group(1)))
-        try:
-            while True:
-                try:
-                    message = await read_message(reader, accept=FROM_SERVER)
-                except (ConnectionClosedError, OSError):
-                    return self
+        async with connection(port) as (reader, writer):
+            writer.write(encode(Group(1)))
+
+            async def answer_late(message: Message) -> None:
                 if isinstance(message, MoveRequest) and self.answered_at is None:
                     await asyncio.sleep(self.think)
                     self.answered_at = time.monotonic()
                     writer.write(encode(MoveAnswer(0, 0, 0)))
                     with contextlib.suppress(OSError):
                         await writer.drain()
-        finally:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
+
+            await receive_all(reader, answer_late)
+        return self
 
 
 def test_a_client_streaming_unasked_frames_is_disqualified_at_once_and_read_no_further(
@@ -122,13 +107,8 @@ def test_a_client_streaming_unasked_frames_is_disqualified_at_once_and_read_no_f
 
 async def _silent(port: int, seconds: float) -> None:
     """A connection that never says a word, held open for ``seconds``."""
-    _, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
+    async with connection(port):
         await asyncio.sleep(seconds)
-    finally:
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
 
 
 def test_silent_and_reconnecting_connections_do_not_delay_the_game() -> None:

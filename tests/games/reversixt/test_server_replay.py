@@ -9,22 +9,29 @@ import asyncio
 import json
 import re
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from net_harness import MAP_4P, ClientFactory, bot_client, c_client, raw_client, send_hole, write_map
+from net_harness import (
+    GRIDARENA,
+    MAP_4P,
+    ClientFactory,
+    bot_client,
+    c_client,
+    raw_client,
+    send_hole,
+    server_process,
+    write_map,
+)
 
 from gridarena.arena.replay import read_replay, replay_game, replay_start, replay_turn
 from gridarena.cli.main import main
 from gridarena.cli.replay import check_replay
 from gridarena.games.reversixt.formats import SYMBOLS
 from gridarena.web.frames import view_of
-
-GRIDARENA = [sys.executable, "-m", "gridarena"]
 
 #: Three players, no overrides (the C client makes none), one bomb each: both phases.
 MAP_3P = """3
@@ -42,28 +49,13 @@ MAP_3P = """3
 
 def serve_and_play(argv: list[str], clients: list[ClientFactory], cwd: Path) -> tuple[list[Any], str]:
     """Run `gridarena reversixt server ARGV` as a process, play ``clients`` against it; (their results, stderr)."""
-    server = subprocess.Popen(
-        [*GRIDARENA, "reversixt", "server", "--port", "0", "--quiet", "--wait", "120", *argv],
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=cwd,
-    )
-    try:
-        assert server.stderr is not None
-        first = server.stderr.readline()
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", first)
-        assert found, first
-        port = int(found.group(1))
+    with server_process(["--quiet", "--wait", "120", *argv], cwd) as (server, port):
 
         async def everyone() -> list[Any]:
             return list(await asyncio.gather(*(client(port) for client in clients)))
 
         seen = asyncio.run(everyone())
         _, err = server.communicate(timeout=120)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.communicate()
     assert server.returncode == 0, err
     return seen, err
 
