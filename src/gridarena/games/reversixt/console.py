@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from gridarena.games.reversixt.formats import SYMBOLS
-from gridarena.games.reversixt.rules import PHASE_STONES, Move, ReversiState, ReversiXT
+from gridarena.games.reversixt.formats import SYMBOLS, Move
+from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT
 
 SKIPPED_FIRST: Final = "First player can not do first move... Oh well, skipping him."
 BOMBING_ONLY: Final = "Bombing-only map..."

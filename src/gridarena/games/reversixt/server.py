@@ -45,7 +45,7 @@ from gridarena.core.gameclock import GameClock, TimeSpec, game_clock
 from gridarena.core.play import GameRecord, Recorder, play_game
 from gridarena.core.specs import unique_names
 from gridarena.games.reversixt.connection import FRAME_TIMEOUT, READ_LIMIT, STATUS, Connection, close_writer
-from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map
+from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map, resolve_map_path
 from gridarena.games.reversixt.protocol import (
     Group,
     MapData,
@@ -54,7 +54,7 @@ from gridarena.games.reversixt.protocol import (
     ProtocolError,
     read_message,
 )
-from gridarena.games.reversixt.rules import ReversiState, ReversiXT, resolve_map_path
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
 from gridarena.games.reversixt.table import NetworkSeat, Table, TableRecorder
 
 log: Final = logging.getLogger("gridarena.reversixt.server")

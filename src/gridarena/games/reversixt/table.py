@@ -41,6 +41,7 @@ from gridarena.games.reversixt.console import (
     request_lines,
     score_lines,
 )
+from gridarena.games.reversixt.formats import Move
 from gridarena.games.reversixt.protocol import (
     Disqualification,
     EndGame,
@@ -50,7 +51,7 @@ from gridarena.games.reversixt.protocol import (
     MoveAnswer,
     MoveRequest,
 )
-from gridarena.games.reversixt.rules import PHASE_STONES, Move, ReversiState, wire_move
+from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, wire_move
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
