@@ -161,3 +161,32 @@ def wait_for(fetch: Any, seconds: float = 30.0) -> str:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def test_games_of_the_same_groups_are_one_tournament_and_other_groups_open_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gridarena.arena.store import Store
+
+    db = tmp_path / "served.sqlite"
+    argv = ["--map", "othello8", "--games", "3", "--db", str(db), "--quiet", "--wait", "120"]
+    with server_process(argv, tmp_path) as (server, port):
+
+        async def games() -> None:
+            for groups in ((1, 2), (2, 1), (1, 3)):
+                await asyncio.gather(*(bot_client(seed=g, group=g)(port) for g in groups))
+
+        asyncio.run(games())
+        _, err = server.communicate(timeout=120)
+    assert server.returncode == 0, err
+    with Store(db) as store:
+        first, second = store.tournaments()
+        assert (first.status, first.config["players"]) == ("stopped", ["group-1", "group-2"])
+        assert (second.status, second.config["players"]) == ("done", ["group-1", "group-3"])
+        assert [len(store.games(t.id)) for t in (first, second)] == [2, 1]
+    assert main(["results", "--db", str(db), "--tournament", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 2 and {r["player"]: r["games"] for r in report["standings"]} == {
+        "group-1": 2,
+        "group-2": 2,
+    }

@@ -183,11 +183,12 @@ class Connection:
                 self._answer = None
 
     def abort(self, detail: str) -> None:
-        """Out at once, without waiting for anything: fail, stop reading, close the socket."""
-        self.fail("disconnected", detail)
+        """Out at once, without waiting for anything: close the socket (nothing more is written), stop
+        reading, fail."""
+        self.writer.close()
         if self._task is not None:
             self._task.cancel()
-        self.writer.close()
+        self.fail("disconnected", detail)
 
     async def close(self) -> None:
         """Stop reading and close the socket; safe to call twice."""
