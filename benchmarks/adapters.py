@@ -33,7 +33,7 @@ from typing import Any
 from gridarena.adapters.gymnasium import GridArenaEnv
 from gridarena.adapters.openspiel import load
 from gridarena.adapters.pettingzoo import raw_env
-from gridarena.adapters.views import Position, View, make_view
+from gridarena.adapters.views import View, make_view
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.registry import make
@@ -171,7 +171,9 @@ def measure(spec: str, repeats: int, playouts: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="one repeat, the small games only")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
@@ -179,7 +181,9 @@ def main() -> None:
     repeats = 1 if args.quick else args.repeats
     print(f"load before: {os.getloadavg()[0]:.2f}; CPU time of this process, medians of {repeats}")
     names = ("api", "view", "pettingzoo", "gymnasium", "openspiel")
-    print(f"| game | plies | steps | {' | '.join(f'{n} us/ply' for n in names)} | worst ratio | api ply/s | view step/s |")
+    print(
+        f"| game | plies | steps | {' | '.join(f'{n} us/ply' for n in names)} | worst ratio | api ply/s | view step/s |"
+    )
     print("| --- | ---: | ---: |" + " ---: |" * (len(names) + 3))
     for spec in games:
         result = measure(spec, repeats, PLAYOUTS.get(spec, 3 if args.quick else 200))

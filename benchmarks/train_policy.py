@@ -96,7 +96,7 @@ def match(game: str, policy: str, opponent: str, games: int, seed: int, **extra:
     )
     with tempfile.TemporaryDirectory() as scratch:
         report = run_tournament(config, Store(Path(scratch) / "eval.sqlite"), InlineBackend()).report
-    mine = next(s for s in report["standings"] if s["name"] == "policy")
+    mine = next(s for s in report["standings"] if s["player"] == "policy")
     result = {
         "opponent": opponent,
         "games": report["games"],
@@ -107,9 +107,10 @@ def match(game: str, policy: str, opponent: str, games: int, seed: int, **extra:
         "forfeits": report["forfeits"].get("policy", {}),
     }
     figures = report.get("match") or {}
-    for key in ("elo", "elo_ci", "los", "sprt"):
-        if key in figures:
-            result[key] = figures[key]
+    for key in ("elo", "elo_ci95", "los", "penta"):
+        result[key] = figures.get(key)
+    if figures.get("sprt"):
+        result["sprt"] = {k: figures["sprt"][k] for k in ("llr", "bounds", "decision")}
     return result
 
 
@@ -117,9 +118,13 @@ def evaluate(args: argparse.Namespace) -> None:
     game = str(read_policy(args.policy).meta["game"])
     opening = "random(plies=2)"
     results = [
-        match(game, args.policy, "greedy", args.sprt_games, args.seed, opening=opening, sprt="0,50,0.05,0.05"),
+        match(
+            game, args.policy, "greedy", args.sprt_games, args.seed, opening=opening, sprt="0,50,0.05,0.05"
+        ),
         match(game, args.policy, "random", args.games, args.seed, opening=opening),
-        match(game, args.policy, "ab_improved", args.games, args.seed, opening=opening, time="0.15", clock="cpu"),
+        match(
+            game, args.policy, "ab_improved", args.games, args.seed, opening=opening, time="0.15", clock="cpu"
+        ),
     ]
     for result in results:
         print(json.dumps(result))
@@ -135,7 +140,9 @@ def evaluate(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train with MaskablePPO and export the policy")
     t.add_argument("--game", default=GAME)

@@ -69,7 +69,9 @@ def test_pettingzoo_api_and_seed_tests(name: str) -> None:
         warnings.simplefilter("ignore")  # api_test's advice on spaces and all-zero planes
         for seed in SEEDS:
             pettingzoo_test.api_test(ShiftedSeeds(pettingzoo_env(spec), seed), num_cycles=cycles)
-            pettingzoo_test.seed_test(lambda seed=seed: ShiftedSeeds(pettingzoo_env(spec), seed), num_cycles=cycles)
+            pettingzoo_test.seed_test(
+                lambda seed=seed: ShiftedSeeds(pettingzoo_env(spec), seed), num_cycles=cycles
+            )
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -39,7 +39,9 @@ class PolicyBot(BaseBot):
         self.view: View = make_view(game)
         self.policy.check_view(self.view, file)
         if temperature < 0:
-            raise SpecError(f"policy: temperature must be 0 (the most likely action) or above, got {temperature}")
+            raise SpecError(
+                f"policy: temperature must be 0 (the most likely action) or above, got {temperature}"
+            )
         self.temperature = float(temperature)
 
     def act(self, state: GameState[Any], clock: TimeControl) -> Decision:

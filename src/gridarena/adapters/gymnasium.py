@@ -51,7 +51,7 @@ SEED_LIMIT = 2**31
 class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
     """One seat of a gridarena game as a Gymnasium environment (see the module's docstring)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
         self,
@@ -91,7 +91,9 @@ class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(SEED_LIMIT))
         players = self.game.num_players
-        self.seat = int(self.np_random.integers(players)) if self.seat_choice == "random" else int(self.seat_choice)
+        self.seat = (
+            int(self.np_random.integers(players)) if self.seat_choice == "random" else int(self.seat_choice)
+        )
         others = [p for p in range(players) if p != self.seat]
         self.bots = {}
         for p, spec in zip(others, self.opponent_specs, strict=True):

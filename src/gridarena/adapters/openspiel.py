@@ -53,7 +53,7 @@ def game_type(name: str) -> pyspiel.GameType:
     default = make(name)
     view = make_view(default)
     zero_sum = default.zero_sum and default.num_players > 1
-    many = default.num_players > 2 or not default.zero_sum and default.num_players > 1
+    many = default.num_players > 2 or (not default.zero_sum and default.num_players > 1)
     return pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"gridarena {name}",

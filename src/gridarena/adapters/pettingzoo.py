@@ -25,7 +25,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -48,10 +48,14 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):
+class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ignore[misc]
     """A gridarena game as a PettingZoo AEC environment (see the module's docstring)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "gridarena_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "gridarena_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, spec: str = "isolation", render_mode: str | None = None) -> None:
         super().__init__()
@@ -63,13 +67,15 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise SpecError(f"render_mode must be 'ansi' or 'rgb_array', got {render_mode!r}")
-        self.metadata = {**self.metadata, "name": f"gridarena_{self.game.name}_v0"}
+        self.metadata = {**self.metadata, "name": f"gridarena_{self.game.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
         rows, cols = self.view.shape
         planes = spaces.Box(0.0, 1.0, (len(self.view.plane_names), rows, cols), dtype=np.float32)
         mask = spaces.Box(0, 1, (self.view.num_actions,), dtype=np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": planes, "action_mask": mask}) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": planes, "action_mask": mask}) for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(self.view.num_actions) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self.position: Position = self.view.start(self.game.new_initial_state(0))
@@ -81,7 +87,7 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):
         return self.action_spaces[agent]
 
     @property
-    def state(self) -> GameState[Any]:  # type: ignore[override]
+    def state(self) -> GameState[Any]:
         """The game's state now."""
         return self.view.game_state(self.position)
 
@@ -119,13 +125,14 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):
         pos = self.position
         seats = {a: self.possible_agents.index(a) for a in self.agents}
         before = {a: self.view.score(pos, p) for a, p in seats.items()} if self.view.running_score else None
-        forfeit = action is None or int(action) not in self.view.legal(pos)
+        index = -1 if action is None else int(action)
+        forfeit = index not in self.view.legal(pos)
         if forfeit:
-            reason = self.view.illegal_reason(pos, -1 if action is None else int(action))
+            reason = self.view.illegal_reason(pos, index)
             self.infos[agent] = {**self.infos[agent], "illegal": reason}
             pos = self.view.forfeit(pos, reason)
         else:
-            pos = self.view.apply(pos, int(action))
+            pos = self.view.apply(pos, index)
         self.position = pos = self._deal(pos)
         self._cumulative_rewards[agent] = 0.0
         over = self.view.is_terminal(pos)
@@ -173,7 +180,9 @@ def raw_env(spec: str = "isolation", render_mode: str | None = None) -> GridAren
     return GridArenaAEC(spec, render_mode)
 
 
-def env(spec: str = "isolation", render_mode: str | None = None) -> AECEnv[str, dict[str, np.ndarray], int | None]:
+def env(
+    spec: str = "isolation", render_mode: str | None = None
+) -> AECEnv[str, dict[str, np.ndarray], int | None]:
     """The environment behind PettingZoo's usual wrappers (actions in range, calls in order)."""
     wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(spec, render_mode))
     return wrappers.OrderEnforcingWrapper(wrapped)

@@ -38,7 +38,6 @@ PALETTE: Final = np.array(
 
 def planes_picture(planes: NDArray[np.float32]) -> NDArray[np.uint8]:
     """An RGB image ``(rows * 16, cols * 16, 3)`` of the planes ``(channels, rows, cols)``."""
-    channels, rows, cols = planes.shape
     set_planes = planes > 0
     first = np.argmax(set_planes, axis=0)
     colours = PALETTE[first % len(PALETTE)]

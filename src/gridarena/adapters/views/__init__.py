@@ -196,17 +196,17 @@ class View:
 
     # -- the encodings a game's view writes -------------------------------------------------------
 
-    def legal_indices(self, state: GameState[Any]) -> list[int]:
+    def legal_indices(self, state: Any) -> list[int]:
         """The indices of ``state.legal_actions()``, ascending."""
         return sorted(self.encode(state, action) for action in state.legal_actions())
 
-    def encode(self, state: GameState[Any], action: Any) -> int:
+    def encode(self, state: Any, action: Any) -> int:
         raise NotImplementedError
 
-    def decode(self, state: GameState[Any], index: int) -> Any:
+    def decode(self, state: Any, index: int) -> Any:
         raise NotImplementedError
 
-    def planes(self, state: GameState[Any], player: Player) -> Planes:
+    def planes(self, state: Any, player: Player) -> Planes:
         raise NotImplementedError
 
 

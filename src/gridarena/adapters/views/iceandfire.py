@@ -33,7 +33,6 @@ from gridarena.adapters.views import IllegalIndexError, Planes, Position, View
 from gridarena.core.errors import ActionParseError
 from gridarena.core.types import Player
 from gridarena.games.iceandfire import IceAndFireState, Msg, Turn, Wait
-from gridarena.games.iceandfire.rules import MAX_TURNS
 from gridarena.games.iceandfire.encoding import (
     COMMAND_ACTIONS,
     END,
@@ -108,7 +107,7 @@ class IceAndFireView(View):
 
     def _walk(self, pos: Position, action: Turn) -> tuple[list[int], Turn]:
         """The indices of a turn's commands, and the turn they play (MSG and WAIT are not steps)."""
-        indices, commands, now = [], [], pos.now
+        indices, commands, now = [], [], _state(pos)
         for command in action:
             if isinstance(command, Wait | Msg):
                 continue
@@ -120,17 +119,17 @@ class IceAndFireView(View):
         return [*indices, END], turn_of(tuple(commands))
 
     def max_steps(self) -> int:
-        """200 turns of at most ``4 * 144`` commands and ``END``: a unit moves once, a cell takes one
-        building, and a TRAIN needs a cell without an own unit (at most every cell, and every one a
-        MOVE leaves)."""
-        return 2 * MAX_TURNS * (4 * SIZE * SIZE + 1)
+        """The game's turns, each of at most ``4 * 144`` commands and ``END``: a unit moves once, a
+        cell takes one building, and a TRAIN needs a cell without an own unit (at most every cell,
+        and every one a MOVE leaves)."""
+        return super().max_steps() * (4 * SIZE * SIZE + 1)
 
     def index_text(self, pos: Position, index: int) -> str:
         """The command's text, ``END``, or ``#index`` for a MOVE slot without a unit."""
         if index == END:
             return "END"
         try:
-            command = index_to_command(pos.now, index)
+            command = index_to_command(_state(pos), index)
         except ActionParseError:
             return f"#{index}"
         assert command is not None
@@ -145,7 +144,9 @@ class IceAndFireView(View):
         out = np.zeros((len(self.plane_names), SIZE * SIZE), dtype=np.float32)
         owner = np.frombuffer(state.owner, dtype=np.uint8)
         active = np.frombuffer(state.active, dtype=np.uint8).astype(bool)
-        for plane, (who, is_active) in enumerate(((player, True), (player, False), (other, True), (other, False))):
+        for plane, (who, is_active) in enumerate(
+            ((player, True), (player, False), (other, True), (other, False))
+        ):
             out[plane] = (owner == who) & (active == is_active)
         out[4] = owner == _OWNERS[2]
         out[5] = owner == _OWNERS[3]
@@ -166,10 +167,15 @@ class IceAndFireView(View):
         """The position inside the turn after command ``index``, and the turn's commands so far."""
         key = f"after {index}"
         if key not in pos.memo:
-            command = index_to_command(pos.now, index)
+            command = index_to_command(_state(pos), index)
             assert command is not None
-            now = pos.now.after_commands((command,))
-            assert isinstance(now, IceAndFireState)
+            now = _state(pos).after_commands((command,))
             pos.memo[key] = (now, (*pos.steps, command))
         after: tuple[IceAndFireState, Turn] = pos.memo[key]
         return after
+
+
+def _state(pos: Position) -> IceAndFireState:
+    now = pos.now
+    assert isinstance(now, IceAndFireState)
+    return now

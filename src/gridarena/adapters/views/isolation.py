@@ -21,7 +21,6 @@ from gridarena.adapters.views import Planes, View
 from gridarena.core.types import Game, Player
 from gridarena.games.isolation.rules import Cell, State
 
-
 _BITS = bytes.maketrans(b"01", b"\x00\x01")
 
 

@@ -34,8 +34,8 @@ from gridarena.games.pentocity.encoding import (
     move_to_index,
     placement_mask,
 )
-from gridarena.games.pentocity.placement import has_road_access
 from gridarena.games.pentocity.land import SIDE, CellType, Move
+from gridarena.games.pentocity.placement import has_road_access
 from gridarena.games.pentocity.rules import PentocityState
 
 

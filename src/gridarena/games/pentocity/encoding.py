@@ -43,6 +43,8 @@ from gridarena.games.pentocity.land import (
     Move,
     buildable_cells,
     neighbour_any,
+)
+from gridarena.games.pentocity.land import (
     placement_mask as as_is_mask,
 )
 from gridarena.games.pentocity.placement import has_road_access
@@ -69,7 +71,9 @@ def move_to_index(move: Move) -> int:
         return REJECT
     (i, j), rotation = move.location, move.rotation
     if move.water or move.park or not (0 <= rotation < ROTATIONS and 0 <= i < SIDE and 0 <= j < SIDE):
-        raise ActionParseError("pentocity: only rejections and placements without water or parks have an index")
+        raise ActionParseError(
+            "pentocity: only rejections and placements without water or parks have an index"
+        )
     return placement_index(rotation, (i, j))
 
 
