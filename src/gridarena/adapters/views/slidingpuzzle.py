@@ -20,7 +20,8 @@ import numpy as np
 
 from gridarena.adapters.views import Planes, Position, View, one_hot
 from gridarena.core.types import Game, Player
-from gridarena.games.slidingpuzzle.rules import BLANK, WALL, Action, PuzzleState
+from gridarena.games.slidingpuzzle import PuzzleState
+from gridarena.games.slidingpuzzle.board import BLANK, WALL, Action
 
 
 class SlidingPuzzleView(View):

@@ -6,7 +6,7 @@ from ``PLACEMENT_ACTIONS`` = 10,001 integers:
 * ``REJECT`` (0): reject the request;
 * ``1 + rotation * 2500 + row * 50 + col``: the request in that rotation with the top-left corner of
   its bounding box on (row, col), plus the course example player's (g0's) shortest road to it when
-  it has no road access as it is (:func:`~gridarena.games.pentocity.bots.shortest_road`). No water or
+  it has no road access as it is (:func:`~gridarena.games.pentocity.ai.simple.shortest_road`). No water or
   parks: the pond and field bonuses are out of this space's reach.
 
 An index is legal when its move is valid (:func:`placement_mask`): the building fits, and it has road
@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from scipy import ndimage
 
 from gridarena.core.errors import ActionParseError
-from gridarena.games.pentocity.bots import boundary, shortest_road, window_all
+from gridarena.games.pentocity.ai.simple import boundary, shortest_road, window_all
 from gridarena.games.pentocity.buildings import Cell, Shape
 from gridarena.games.pentocity.land import (
     EDGE,
@@ -100,7 +100,7 @@ def index_to_move(state: PentocityState, index: int) -> Move:
 
 def road_reach(land: Land) -> Mask:
     """EMPTY cells that a road of EMPTY cells can join to the edge or to the road network (where
-    :func:`~gridarena.games.pentocity.bots.shortest_road` starts), by labelling the EMPTY regions."""
+    :func:`~gridarena.games.pentocity.ai.simple.shortest_road` starts), by labelling the EMPTY regions."""
     empty = land == CellType.EMPTY
     labels, _ = ndimage.label(empty, structure=_FOUR)
     starts = empty & (EDGE | neighbour_any(land == CellType.ROAD))
