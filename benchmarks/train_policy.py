@@ -5,17 +5,17 @@ Needs the ``train`` extra (stable-baselines3, sb3-contrib and the CPU build of t
 test`` does not install; run it in its own venv:
 
     python3 -m venv /tmp/train && /tmp/train/bin/pip install -e '.[train]'
-    /work/bin/onecore /tmp/train/bin/python benchmarks/train_policy.py train --out examples/policies/isolation-5x5.npz
-    /work/bin/onecore /tmp/train/bin/python benchmarks/train_policy.py evaluate examples/policies/isolation-5x5.npz
+    /tmp/train/bin/python benchmarks/train_policy.py train --steps 2000000 --out examples/policies/isolation-5x5.npz
+    /tmp/train/bin/python benchmarks/train_policy.py evaluate examples/policies/isolation-5x5.npz --record
 
 ``train`` plays ``--envs`` environments side by side (the first ``--greedy`` of them against ``greedy``,
 the others against ``random``), the agent's seat drawn at each reset and every game from a random
 opening of ``--opening-plies`` plies, then writes the actor network (``W``, ``b`` per layer) with the
-command, seed, steps and training time. Everything is seeded and torch runs on one thread, so the same
-command writes the same file. ``evaluate`` plays the exported file with numpy alone, through the
-arena: against ``greedy`` with the SPRT (elo0=0, elo1=50, alpha=beta=0.05) from random 2-ply
-openings, then fixed-length matches against ``random`` and ``ab_improved``; ``--record`` keeps the
-figures in the file's meta record.
+command, seed, steps and training time. Everything is seeded and torch runs on one thread with its
+deterministic algorithms (that a second run writes the very same file has not been checked).
+``evaluate`` plays the exported file with numpy alone, through the arena: against ``greedy`` with the
+SPRT (elo0=0, elo1=50, alpha=beta=0.05) from random 2-ply openings, then fixed-length matches against
+``random`` and ``ab_improved``; ``--record`` keeps the figures in the file's meta record.
 """
 
 from __future__ import annotations
