@@ -3,8 +3,8 @@
 PettingZoo's ``api_test`` and ``seed_test`` (games of two or more players), Gymnasium's ``check_env``
 (every game: a puzzle, Pentocity, or seat 0 against ``random``) and OpenSpiel's ``random_sim_test``
 (every game). The seeds reach the games through a wrapper that shifts the seed a checker asks for,
-so each seed is a different game. Full random games of Ice and Fire and Pentocity through OpenSpiel
-take seconds each: the fast suite plays one seed of them, ``-m slow`` all twenty.
+so each seed is a different game. Random games of Pentocity through OpenSpiel take seconds each
+(random placements lay long roads): the fast suite plays one seed, ``-m slow`` all twenty.
 """
 
 from __future__ import annotations
