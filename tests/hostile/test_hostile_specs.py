@@ -68,7 +68,13 @@ def test_the_offered_bots_are_the_ones_that_reach_nothing() -> None:
     "game,spec,words",
     [
         ("isolation", "external(cmd='id')", "external starts a program on the server"),
-        ("isolation", "human", "human reads the terminal"),
+        ("isolation", "human", "human reads the server's terminal"),
+        ("isolation", "policy(file='p.npz')", "policy reads a policy file on the server"),
+        (
+            "isolation",
+            "openspiel(simulations=1000000000)",
+            "openspiel searches a fixed budget without a clock",
+        ),
         ("isolation", "aind(file='/tmp/x.py')", "'file' imports a Python file"),
         ("slidingpuzzle", "solver(pdb_dir='/tmp')", "'pdb_dir' reads and writes"),
         ("slidingpuzzle", "solver(partition='6-6-3')", "'partition' reads or builds"),

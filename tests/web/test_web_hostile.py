@@ -94,7 +94,7 @@ def test_a_bot_that_imports_a_file_is_refused(server: Served, tmp_path: Path) ->
 
 def test_the_terminal_bot_is_refused(server: Served) -> None:
     status, text = post(server, "/api/play", {"game": "isolation", "opponent": "human", "seat": "1"})
-    assert status == 400 and "reads the terminal" in error_line(text)
+    assert status == 400 and "reads the server's terminal" in error_line(text)
 
 
 def test_a_game_spec_cannot_name_a_file_on_the_server(server: Served, tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_the_form_lists_exactly_the_bots_a_request_may_name(server: Served) -> N
     assert "external" not in listed and "human" not in listed
     for name in sorted(set(available_bots("isolation")) - set(listed)):
         status, text = post(server, "/api/play", {"game": "isolation", "opponent": name})
-        assert status == 400 and "on the server" in error_line(text), name
+        assert status == 400 and "a request may name only" in error_line(text), name
 
 
 def test_the_play_page_starts_no_process(server: Served, tmp_path: Path) -> None:

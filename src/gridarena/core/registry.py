@@ -38,8 +38,8 @@ class UnsafeSpecError(SpecError):
 class BotEntry:
     """A registered bot: its factory (a lazy ``"module:factory"``) and what it can reach beyond its game.
 
-    ``reaches`` says what the bot itself does to the host (``"starts a program"``), empty for a bot
-    that only computes; ``file_params`` names the parameters that make it read or write files, each
+    ``reaches`` says what keeps the bot itself from a request (it starts a program, reads a file or the
+    terminal, or searches without a clock), empty for a bot that only computes within its clock; ``file_params`` names the parameters that make it read or write files, each
     with what it does; ``spec_params`` names the parameters that are bot specs themselves. A request
     from the network may name a bot only when ``reaches`` is empty and give none of ``file_params``;
     the bot specs inside are held to the same rule. A plain string in the tables below is an entry
@@ -55,8 +55,17 @@ class BotEntry:
 #: Bots every game can use; a game's own table (below) may add to or override these names.
 _COMMON_BOTS: dict[str, str | BotEntry] = {
     "random": "gridarena.bots.base:make_random_bot",
-    "human": BotEntry("gridarena.bots.human:make_human_bot", reaches="reads the terminal"),
-    "external": BotEntry("gridarena.bots.external:make_external_bot", reaches="starts a program"),
+    "human": BotEntry("gridarena.bots.human:make_human_bot", reaches="reads the server's terminal"),
+    "external": BotEntry(
+        "gridarena.bots.external:make_external_bot", reaches="starts a program on the server"
+    ),
+    # Learned and OpenSpiel play (gridarena.adapters): a numpy policy file, OpenSpiel's own bots.
+    "policy": BotEntry(
+        "gridarena.adapters.bots:make_policy_bot", reaches="reads a policy file on the server"
+    ),
+    "openspiel": BotEntry(
+        "gridarena.adapters.bots:make_openspiel_bot", reaches="searches a fixed budget without a clock"
+    ),
 }
 
 #: The generic search bots, offered for every game that registers evaluation functions.
@@ -273,7 +282,7 @@ def check_request_bot(game: str, spec: str) -> None:
     entry = table[name]
     if entry.reaches:
         raise UnsafeSpecError(
-            f"{name} {entry.reaches} on the server: a request may name only {', '.join(offered_bots(game))}"
+            f"{name} {entry.reaches}: a request may name only {', '.join(offered_bots(game))}"
         )
     for param in params:
         if param in entry.file_params:
