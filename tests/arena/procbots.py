@@ -8,6 +8,7 @@ protocol through ``gridarena.cli.iceandfire bot``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -90,8 +91,6 @@ def reap_leftovers(token: str) -> list[int]:
     """Kill (by pid) what a failed test left behind; the pids it found."""
     found = survivors(token)
     for pid in found:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     return found

@@ -145,7 +145,9 @@ def test_a_flood_on_stderr_keeps_only_its_tail(tmp_path: Path) -> None:
 
     tracemalloc.start()
     try:
-        record = play_game(GAME, [make_bot(GAME, "greedy"), bot], seed=2, time_per_move=5.0, recorders=[Watch()])
+        record = play_game(
+            GAME, [make_bot(GAME, "greedy"), bot], seed=2, time_per_move=5.0, recorders=[Watch()]
+        )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

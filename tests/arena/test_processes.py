@@ -4,6 +4,7 @@ backend; a program that exits while its child holds its output is a crash, not a
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -153,7 +154,16 @@ def test_iceandfire_match_leaves_no_process(tmp_path: Path, token: str) -> None:
     assert early["termination"] == "crash" and survivors(token) == []
 
 
-@pytest.mark.parametrize("backend", ["inline", "process"])
+RAY = pytest.param(
+    "ray",
+    marks=[
+        pytest.mark.slow,  # a local Ray takes about 10 s to start here
+        pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed"),
+    ],
+)
+
+
+@pytest.mark.parametrize("backend", ["inline", "process", RAY])
 def test_a_tournament_leaves_no_process(tmp_path: Path, token: str, backend: str) -> None:
     forks, daemon, exits = _players(tmp_path, token, JSONL_BOT)
     players = f"external(cmd='{forks}',name=forks),external(cmd='{daemon}',name=daemon),external(cmd='{exits}',name=exits)"

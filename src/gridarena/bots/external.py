@@ -43,7 +43,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from gridarena.bots.program import STDERR_TAIL, Program
+from gridarena.bots.program import Program
 from gridarena.core.bot import BotForfeit, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
@@ -110,7 +110,9 @@ class ExternalBot:
         self._failure = None
         self._turns = self._stderr_seen = 0
         try:
-            self.program = Program(self.argv, cwd=self.cwd, env=self.env, startup_timeout=self.startup_timeout)
+            self.program = Program(
+                self.argv, cwd=self.cwd, env=self.env, startup_timeout=self.startup_timeout
+            )
         except BotForfeit as failure:
             self._failure = failure
             return

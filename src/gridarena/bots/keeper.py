@@ -49,10 +49,9 @@ def children() -> list[int]:
     except OSError:  # a kernel without CONFIG_PROC_CHILDREN: read every process's parent
         found = []
         for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                with open(f"/proc/{entry}/stat") as stat:
-                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == me:
-                        found.append(int(entry))
+            with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == me:
+                    found.append(int(entry))
         return found
 
 

@@ -14,6 +14,7 @@ result, for programs that want it), ``close()`` (release a process or a file), `
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -68,3 +69,18 @@ class BotForfeit(GridArenaError):
     def __init__(self, termination: str, detail: str) -> None:
         super().__init__(detail)
         self.termination = termination
+
+
+def warm_up(bot: object, game: Game[Any]) -> float | None:
+    """Call ``bot.warm_up(game)`` if the bot has that hook; the seconds it took (None without one).
+
+    >>> from gridarena import make, make_bot
+    >>> warm_up(make_bot(make("isolation"), "greedy"), make("isolation")) is None
+    True
+    """
+    hook = getattr(bot, "warm_up", None)
+    if hook is None:
+        return None
+    started = time.perf_counter()
+    hook(game)
+    return time.perf_counter() - started
