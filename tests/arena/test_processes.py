@@ -173,3 +173,12 @@ def test_a_tournament_leaves_no_process(tmp_path: Path, token: str, backend: str
     )  # fmt: skip
     assert report["games"] == 6 and report["forfeits"]["exits"] == {"crash": 4}
     assert survivors(token) == []
+
+
+def test_the_exit_of_a_program_killed_by_a_signal_names_the_signal(tmp_path: Path) -> None:
+    script = tmp_path / "suicide.py"
+    script.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    bot = ExternalBot(f"{sys.executable} {script}", name="ext")
+    record = play_game(GAME, [bot, make_bot(GAME, "random")], seed=1, names=["ext", "rnd"])
+    bot.close()
+    assert record.outcome.termination == "crash" and "(exit code -9)" in record.outcome.reason

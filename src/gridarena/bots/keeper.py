@@ -55,17 +55,18 @@ def children() -> list[int]:
         return found
 
 
-def sweep() -> dict[int, int]:
+def sweep(leader: int) -> dict[int, int]:
     """Kill every process below this one and reap it; the wait statuses by pid.
 
-    Each round kills the children and the groups they lead (the program's group goes at once, its
-    zombie leader still holding the group's id); the children of a killed process are adopted by the
-    subreaper and killed in the next round. Only this process reaps its children, so a listed pid
-    cannot be reused before it is killed.
+    Each round kills the children and the groups they lead (the program's group first: the leader,
+    alive or a zombie, is not reaped yet, so the group's id is still the program's); the children of
+    a killed process are adopted by the subreaper and killed in the next round. Only this process
+    reaps its children, so a listed pid cannot be reused before it is killed.
     """
     statuses: dict[int, int] = {}
     while True:
-        for pid in children():
+        # Once reaped, the leader's pid may be reused: it is signalled only before.
+        for pid in children() if leader in statuses else [leader, *children()]:
             for kill in (os.killpg, os.kill):
                 with contextlib.suppress(OSError):
                     kill(pid, signal.SIGKILL)
@@ -92,7 +93,8 @@ def exit_like(status: int | None) -> None:
     if status is not None and os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(sig, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset
+            signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         os.kill(os.getpid(), sig)
         os._exit(128 + sig)
@@ -129,7 +131,7 @@ def main(argv: list[str]) -> None:
     leader = start(command, report)
     while signal.sigwaitinfo(WATCHED).si_signo == signal.SIGCHLD and not leader_exited(leader):
         pass
-    exit_like(sweep().get(leader))
+    exit_like(sweep(leader).get(leader))
 
 
 if __name__ == "__main__":
