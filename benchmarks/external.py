@@ -80,7 +80,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=30, help="runs of each (default 30)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
-    print(f"{'program':<20} {'direct ms':>10} {'keeper ms':>10} {'extra ms':>9}   (medians of {args.repeats})")
+    print(
+        f"{'program':<20} {'direct ms':>10} {'keeper ms':>10} {'extra ms':>9}   (medians of {args.repeats})"
+    )
     for name, argv in PROGRAMS.items():
         times: dict[str, list[float]] = {"direct": [], "kept": []}
         for _ in range(args.repeats):  # alternately, so that the load changes both alike
