@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from gridarena.core.bot import Decision
 from gridarena.core.clock import TurnClock
 from gridarena.games.reversixt.client import ClientConfig, play
+from gridarena.games.reversixt.formats import MAPS_DIR
 from gridarena.games.reversixt.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
@@ -26,7 +27,6 @@ from gridarena.games.reversixt.protocol import (
     encode,
     read_message,
 )
-from gridarena.games.reversixt.rules import MAPS_DIR
 from gridarena.games.reversixt.server import GameResult, ReversiServer, ServerConfig
 
 OTHELLO8 = MAPS_DIR / "othello8.map"

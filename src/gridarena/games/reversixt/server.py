@@ -33,7 +33,7 @@ from typing import Final, TypeAlias
 
 from gridarena.core.errors import GridArenaError
 from gridarena.core.files import read_bytes
-from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map
+from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map, resolve_map_path
 from gridarena.games.reversixt.protocol import (
     FROM_CLIENT,
     ConnectionClosedError,
@@ -53,7 +53,7 @@ from gridarena.games.reversixt.protocol import (
     message_type,
     read_message,
 )
-from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT, resolve_map_path, wire_move
+from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT, wire_move
 from gridarena.games.reversixt.trace import reference_board
 
 log: Final = logging.getLogger("gridarena.reversixt.server")

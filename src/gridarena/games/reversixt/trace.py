@@ -19,12 +19,11 @@ from pathlib import Path
 
 from gridarena.core.errors import GridArenaError, IllegalActionError
 from gridarena.core.files import read_bytes
-from gridarena.games.reversixt.formats import CODES, SYMBOLS, ReversiMap
+from gridarena.games.reversixt.formats import CODES, SYMBOLS, Move, ReversiMap
 from gridarena.games.reversixt.rules import (
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,
-    Move,
     ReversiState,
     ReversiXT,
     wire_move,

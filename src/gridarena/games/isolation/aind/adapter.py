@@ -1,4 +1,4 @@
-"""AIND players as gridarena bots: :class:`AindBot`, and the registry's ``aind``, ``mm_*`` and ``ab_*``.
+"""AIND players as gridarena bots: :class:`AindBot` (the registry's ``aind``, ``mm_*`` and ``ab_*`` build it).
 
 Each move builds an AIND board of the reference state, so any object with AIND's
 ``get_move(game, time_left)`` plays in the arena: AIND's own agents, an agent file's, or ours.
@@ -7,16 +7,14 @@ Each move builds an AIND board of the reference state, so any object with AIND's
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
-from gridarena.games.isolation.aind import samples
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, IsolationPlayer
 from gridarena.games.isolation.aind.board import NO_MOVE, TimeLeft, board_from_state
-from gridarena.games.isolation.aind.loader import agent_file
 from gridarena.games.isolation.rules import Cell, State
 
 
@@ -81,67 +79,3 @@ class AindBot(BaseBot):
             info = {"depth": searcher.completed_depth, "nodes": searcher.nodes}
         cell: Cell = row * state.width + col if (row, col) != NO_MOVE else -1
         return Decision(cell, info)
-
-
-def make_aind(
-    game: Game[Any],
-    seed: int | None = None,
-    file: str | None = None,
-    player: str = "AlphaBetaPlayer",
-    score: str | None = None,
-    **options: Any,
-) -> AindBot:
-    """Any AIND player as a bot: the class ``player`` with ``score_fn`` the function ``score``.
-
-    Both names are looked up in the agent ``file`` (an unmodified ``game_agent.py``, loaded once per
-    process), then in the ``sample_players`` it was loaded with; without a file, in gridarena's
-    AIND agents and samples. ``options`` go to the class (``search_depth=2``, ``timeout=20``).
-
-    >>> from gridarena.games.isolation.rules import Isolation
-    >>> bot = make_aind(Isolation(), player="MinimaxPlayer", score="center_score")
-    >>> type(bot.player).__name__, bot.player.score.__name__, bot.player.search_depth
-    ('MinimaxPlayer', 'center_score', 3)
-    """
-    source = agent_file(file)
-    if score is not None:
-        options["score_fn"] = source.find(score)
-    return AindBot(source.find(player)(**options), "aind", seed)
-
-
-def _preset(name: str, player: str, score: str) -> Callable[..., AindBot]:
-    def make(game: Game[Any], seed: int | None = None, **options: Any) -> AindBot:
-        bot = make_aind(game, seed, player=player, score=score, **options)
-        bot.name = name
-        return bot
-
-    kind = "fixed-depth minimax" if player == "MinimaxPlayer" else "iterative-deepening alpha-beta"
-    make.__doc__ = f"AIND {name}: {kind} with {score}."
-    return make
-
-
-def make_random(game: Game[Any], seed: int | None = None) -> AindBot:
-    """AIND's RandomPlayer as a bot (uniform over the legal moves)."""
-    bot = AindBot(None, "random", seed)
-    bot.player = samples.RandomPlayer(rng=bot.rng)
-    return bot
-
-
-def make_ab_improved_cpu(game: Game[Any], seed: int | None = None, limit: float = 150.0) -> AindBot:
-    """AB_Improved timed by its own process's CPU clock, ``limit`` ms a move: no machine load changes it.
-
-    Give the tournament a long time limit; only the bot's own clock then stops its search.
-    """
-    player = CpuClock(AlphaBetaPlayer(score_fn=samples.improved_score), limit)
-    return AindBot(player, "ab_improved_cpu", seed)
-
-
-make_mm_open = _preset("mm_open", "MinimaxPlayer", "open_move_score")
-make_mm_center = _preset("mm_center", "MinimaxPlayer", "center_score")
-make_mm_improved = _preset("mm_improved", "MinimaxPlayer", "improved_score")
-make_ab_open = _preset("ab_open", "AlphaBetaPlayer", "open_move_score")
-make_ab_center = _preset("ab_center", "AlphaBetaPlayer", "center_score")
-make_ab_improved = _preset("ab_improved", "AlphaBetaPlayer", "improved_score")
-make_ab_custom = _preset("ab_custom", "AlphaBetaPlayer", "custom_score")
-make_ab_custom_2 = _preset("ab_custom_2", "AlphaBetaPlayer", "custom_score_2")
-make_ab_custom_3 = _preset("ab_custom_3", "AlphaBetaPlayer", "custom_score_3")
-make_ab_custom_4 = _preset("ab_custom_4", "AlphaBetaPlayer", "custom_score_4")
