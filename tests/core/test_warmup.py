@@ -97,8 +97,11 @@ def test_a_numba_bot_loads_its_kernels_before_its_first_move(game: str, bot: str
     assert termination != "timeout"
 
 
-def test_every_other_bot_uses_no_numba_kernel() -> None:
-    """A bot that starts using numba must join NUMBA_BOTS (and warm up), or this fails."""
+def test_no_other_bot_loads_a_numba_kernel_inside_a_move() -> None:
+    """A bot that starts using numba must warm up (and join NUMBA_BOTS), or this fails.
+
+    They share one process, so a kernel that one bot loaded could hide another's; each bot of
+    NUMBA_BOTS is checked alone above."""
     numba = set(NUMBA_BOTS)
     cases = [
         (game, bot, 2)
@@ -106,7 +109,7 @@ def test_every_other_bot_uses_no_numba_kernel() -> None:
         for bot in available_bots(game)
         if bot not in NOT_BOTS and (game, bot) not in numba
     ]
-    assert [row[:3] for row in run_child(cases) if row[1] or row[2]] == []
+    assert [row[:3] for row in run_child(cases) if row[2]] == []
 
 
 @pytest.fixture
