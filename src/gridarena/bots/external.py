@@ -39,6 +39,7 @@ import os
 import selectors
 import shlex
 import statistics
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -100,8 +101,8 @@ class ExternalBot:
     # -- process management ---------------------------------------------------------------------
 
     @property
-    def process(self) -> Any:
-        """The program's keeper process (a ``subprocess.Popen``; None when no program runs)."""
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The program's keeper, whose exit code is the program's (None when no program runs)."""
         return None if self.program is None else self.program.process
 
     def reset(self, game: Game[Any], seat: Player, seed: int) -> None:
