@@ -46,6 +46,15 @@ def cpu_seconds(pid: int) -> float | None:
     return sum(int(x) for x in fields[11:15]) / _CLOCK_TICKS
 
 
+def _pipe_size(fd: int) -> int:
+    """The pipe's capacity (a program may enlarge its pipe; 1 MiB, Linux's default cap, elsewhere)."""
+    query = getattr(fcntl, "F_GETPIPE_SZ", None)
+    try:
+        return max(_CHUNK, fcntl.fcntl(fd, query)) if query is not None else 1 << 20
+    except OSError:
+        return 1 << 20
+
+
 class StderrTail:
     """The last ``size`` bytes that came through a pipe, which a thread empties as it fills.
 
@@ -62,8 +71,7 @@ class StderrTail:
         self._lock = threading.Lock()
         self._eof = False
         self._wake_r, self._wake_w = os.pipe()
-        # A program may enlarge its pipe; whatever it held when asked is at most this much.
-        self._capacity = max(_CHUNK, fcntl.fcntl(self.fd, getattr(fcntl, "F_GETPIPE_SZ", 1032)))
+        self._capacity = _pipe_size(self.fd)  # whatever the pipe held when asked is at most this much
         self._thread = threading.Thread(target=self._run, name="stderr-tail", daemon=True)
         self._thread.start()
 
