@@ -34,10 +34,12 @@ ALLOWED: dict[str, set[str]] = {
     "bots": {"core", "search", "bots"},
     "arena": {"core", "search", "bots", "arena", "top"},  # top: ``__version__`` for the records
     "web": {"core", "search", "bots", "arena", "web", "top"},
+    # games: each game's own view only (adapters/views/<game>.py imports that game)
+    "adapters": {"core", "search", "bots", "arena", "adapters", "top"},
 }
 
 #: Layers that put nothing on a screen.
-QUIET = {"core", "search", "games", "bots", "arena", "web"}
+QUIET = {"core", "search", "games", "bots", "arena", "web", "adapters"}
 
 #: Modules of a quiet layer whose purpose is the terminal, with the reason.
 SCREEN_ALLOWED = {
@@ -89,6 +91,8 @@ def allowed(importer: str, imported: str) -> bool:
     if source not in ALLOWED:
         return True
     if target == "games":
+        if source == "adapters":
+            return importer.split(".")[2:3] == ["views"] and importer.split(".")[3:4] == [game_of(imported)]
         return source == "games" and game_of(importer) == game_of(imported) and game_of(imported) is not None
     return target in ALLOWED[source]
 
@@ -160,6 +164,9 @@ def test_lower_layers_put_nothing_on_a_screen(path: Path) -> None:
         ("gridarena.arena.runner", "gridarena.games.isolation", False),
         ("gridarena.arena.runner", "gridarena.bots.external", True),
         ("gridarena.cli.isolation", "gridarena.arena.tournament", True),
+        ("gridarena.adapters.views.isolation", "gridarena.games.isolation.rules", True),
+        ("gridarena.adapters.views.isolation", "gridarena.games.pentocity.rules", False),
+        ("gridarena.adapters.pettingzoo", "gridarena.games.isolation.rules", False),
     ],
 )
 def test_the_rules_themselves(importer: str, imported: str, ok: bool) -> None:

@@ -31,6 +31,9 @@ _COMMON_BOTS: dict[str, str] = {
     "random": "gridarena.bots.base:make_random_bot",
     "human": "gridarena.bots.human:make_human_bot",
     "external": "gridarena.bots.external:make_external_bot",
+    # Learned and OpenSpiel play (gridarena.adapters): a numpy policy file, OpenSpiel's own bots.
+    "policy": "gridarena.adapters.bots:make_policy_bot",
+    "openspiel": "gridarena.adapters.bots:make_openspiel_bot",
 }
 
 #: The generic search bots, offered for every game that registers evaluation functions.
