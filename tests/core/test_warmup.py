@@ -36,7 +36,9 @@ NUMBA_BOTS = [
     ("reversixt", "best"),
     ("slidingpuzzle", "solver"),
 ]
-NOT_BOTS = {"external", "human"}  # a program and a person: nothing of ours to warm up
+#: Not ours to warm up: a program, a person, OpenSpiel's own search (no kernel of ours; its MCTS
+#: does not stop at a 0.1 s clock on Ice and Fire), and a policy that needs its file.
+NOT_BOTS = {"external", "human", "openspiel", "policy"}
 
 #: Plays each (game, bot, plies) of argv[1] through the loop; per game, the numba compiler-lock
 #: events (a compilation or a load from the cache) in the warm-up and inside the moves.
