@@ -4,10 +4,14 @@ play illegal moves or exit early each forfeit with the right reason, and the tou
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import textwrap
 import time
+import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from arenabots import BOTS
@@ -15,7 +19,7 @@ from arenabots import BOTS
 from gridarena.arena.backends import InlineBackend, ProcessBackend
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import TournamentConfig, run_tournament
-from gridarena.bots.external import ExternalBot
+from gridarena.bots.external import MAX_LINE, ExternalBot
 from gridarena.core.bot import BotForfeit
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
@@ -32,6 +36,11 @@ FAULTS = {
     "illegal": 'reply({"action": "a1"})',
     "unreadable": 'reply({"action": "zz99"})',
     "noaction": 'reply({"move": 3})',
+    # 64 MiB on stderr at its first turn (a log gone wild), then a last line and a good answer.
+    "flood": 'flooded = globals().get("flooded") or sys.stderr.buffer.write(b"x" * (64 << 20) + b"\\nlast '
+    'words\\n"); sys.stderr.flush(); reply({"action": msg["legal"][0]})',
+    # One answer line of 50 MiB.
+    "longline": 'sys.stdout.write("x" * (50 << 20) + "\\n"); sys.stdout.flush()',
 }
 
 PRELUDE = """
@@ -57,7 +66,7 @@ def write_bot(tmp_path: Path, turn: str, start: str = 'reply({"type": "ready", "
     return f"{sys.executable} {path}"
 
 
-def play_external(cmd: str, seconds: float = 0.5) -> tuple[str, int | None, str, ExternalBot]:
+def play_external(cmd: str, seconds: float | None = 0.5) -> tuple[str, int | None, str, ExternalBot]:
     bot = ExternalBot(cmd, name="ext", startup_timeout=2.0)
     record = play_game(
         GAME, [make_bot(GAME, "greedy"), bot], seed=2, names=["greedy", "ext"], time_per_move=seconds
@@ -107,6 +116,61 @@ def test_a_failed_handshake_forfeits_the_first_move(tmp_path: Path, start: str, 
     record = play_game(GAME, [make_bot(GAME, "greedy"), bot], seed=2, names=["greedy", "ext"])
     assert record.outcome.forfeit_player == 1 and detail in record.outcome.reason
     assert record.outcome.termination in ("protocol", "crash", "timeout")
+
+
+def open_file_bytes() -> int:
+    """Bytes in the regular files this process holds open (where a spool of stderr would be)."""
+    total = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            info = os.stat(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+    return total
+
+
+def test_a_flood_on_stderr_keeps_only_its_tail(tmp_path: Path) -> None:
+    before = open_file_bytes()
+    bot = ExternalBot(write_bot(tmp_path, FAULTS["flood"]), name="ext")
+    seen: list[tuple[int, str]] = []
+
+    class Watch:
+        def turn(self, turn: Any, state: Any) -> None:
+            if turn.player == 1 and not seen:
+                seen.append((open_file_bytes() - before, bot.stderr_tail()))
+
+        def result(self, record: Any) -> None:
+            """Nothing to watch at the end."""
+
+    tracemalloc.start()
+    try:
+        record = play_game(
+            GAME, [make_bot(GAME, "greedy"), bot], seed=2, time_per_move=5.0, recorders=[Watch()]
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        bot.close()
+    assert record.outcome.termination == "normal", record.outcome.reason
+    spooled, tail = seen[0]
+    assert spooled < 1 << 20 and peak < 16 << 20  # not 64 MiB in a file, nor in memory
+    assert tail.endswith("last words") and len(tail) <= 2048
+
+
+@pytest.mark.parametrize("seconds", [1.0, None], ids=["timed", "untimed"])
+def test_a_line_longer_than_the_limit_is_a_protocol_forfeit_as_it_is_read(
+    tmp_path: Path, seconds: float | None
+) -> None:
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        got, seat, reason, _ = play_external(write_bot(tmp_path, FAULTS["longline"]), seconds)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (got, seat) == ("protocol", 1) and f"a line longer than {MAX_LINE} bytes during a turn" in reason
+    assert time.perf_counter() - started < 5.0 and peak < 4 * MAX_LINE
 
 
 def test_a_missing_program_is_a_crash_not_an_arena_error() -> None:

@@ -226,10 +226,8 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         raise GridArenaError(
             f"{game.name} needs {game.num_players} players, the task has {len(task.players)}"
         )
+    # play_game warms the bots up (kernels, tables) before the first move, outside the clock (spec 3).
     bots = [build_bot(game, spec, task.time, task.extra_bots) for spec in task.players]
-    for bot in bots:
-        if hasattr(bot, "warm_up"):  # compile kernels, load tables: outside the clock (spec 3)
-            bot.warm_up(game)
     state = start_state(game, task.seed, task.opening)
     # A Ray worker's replay travels back inside the result, so it is kept in memory, not in a file.
     jsonl = None if task.replay_inline else task.jsonl_path()

@@ -24,10 +24,12 @@ Extra lines stay in the pipe and answer the following turns, as they do on Codin
 writes to stderr during a turn goes into that turn's ``info`` (``stderr``, its last 2 KiB), so replays
 keep it; the 1000 ms / 50 ms limits are the game clock's (``--time 1/0.05``).
 
-The program runs in its own process group. Reading is non-blocking with a deadline, so a hung bot
-cannot hang the arena: on a timeout, a crash (exit or closed output) or a protocol error (unparsable
-output, a failed handshake) the whole group is killed with SIGKILL and reaped, and the game is a
-forfeit with that reason.
+The program runs under a keeper (:mod:`gridarena.bots.program`): when it exits, is closed or
+forfeits, every process it started is killed and reaped, including those that left its process
+group. Reading is non-blocking with a deadline, so a hung bot cannot hang the arena: a timeout, a
+crash (exit or closed output), a protocol error (unparsable output, a failed handshake, a line longer
+than :data:`MAX_LINE` bytes, found as it is read) forfeits the game with that reason. stderr is read
+as it comes and only its last :data:`~gridarena.bots.program.STDERR_TAIL` bytes are kept.
 """
 
 from __future__ import annotations
@@ -36,15 +38,13 @@ import json
 import os
 import selectors
 import shlex
-import signal
 import statistics
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
+from gridarena.bots.program import Program
 from gridarena.core.bot import BotForfeit, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
@@ -56,21 +56,12 @@ STARTUP_TIMEOUT: Final = 10.0
 UNTIMED_TIMEOUT: Final = 60.0
 """Seconds the arena waits for an answer in an untimed game before it gives up on the bot."""
 
-STDERR_TAIL: Final = 2048
+MAX_LINE: Final = 1 << 20
+"""Bytes of one line a program may write (an answer, a handshake reply): a longer one is a ``protocol``
+forfeit as soon as that many bytes have come without a newline, timed game or not."""
 
 PROTOCOLS: Final = ("jsonl", "codingame")
 """The languages an external program may speak: gridarena's JSON lines, or a CodinGame game's own text."""
-_CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    """User plus system time of ``pid`` and its reaped children, from ``/proc`` (None elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    # Fields 14-17 of stat (utime, stime, cutime, cstime) are items 11-14 after the ")".
-    return sum(int(x) for x in fields[11:15]) / _CLOCK_TICKS
 
 
 class ExternalBot:
@@ -98,38 +89,34 @@ class ExternalBot:
         self.protocol = protocol
         self.name, self.cwd, self.env = name, cwd, dict(env) if env else None
         self.startup_timeout, self.timeout, self.time_control = startup_timeout, timeout, time_control
-        self.process: subprocess.Popen[bytes] | None = None
+        self.program: Program | None = None
         self.latency_ms: list[float] = []
         self.last_move_cpu: float | None = None
-        self._buffer = b""
-        self._stderr: IO[bytes] | None = None
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of the buffer known to hold no newline
         self._failure: BotForfeit | None = None
         self._turns = 0  # answers read in this game (codingame: the first turn also gets the initial input)
         self._stderr_seen = 0  # bytes of stderr already handed out in a turn's info
 
     # -- process management ---------------------------------------------------------------------
 
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The program's keeper, whose exit code is the program's (None when no program runs)."""
+        return None if self.program is None else self.program.process
+
     def reset(self, game: Game[Any], seat: Player, seed: int) -> None:
         """Start a fresh process and do the handshake; a failure is kept and forfeits the first move."""
         self.close()
         self._failure = None
         self._turns = self._stderr_seen = 0
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         try:
-            self.process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                cwd=self.cwd,
-                env=None if self.env is None else {**os.environ, **self.env},
-                process_group=0,
+            self.program = Program(
+                self.argv, cwd=self.cwd, env=self.env, startup_timeout=self.startup_timeout
             )
-        except OSError as exc:
-            self._failure = BotForfeit("crash", f"cannot start {shlex.join(self.argv)}: {exc}")
+        except BotForfeit as failure:
+            self._failure = failure
             return
-        assert self.process.stdin is not None
-        os.set_blocking(self.process.stdin.fileno(), False)  # writes wait in _send, with a deadline
         if self.protocol == "codingame":
             return  # no handshake: the first turn's input is the first thing the program reads
         start = {
@@ -158,40 +145,20 @@ class ExternalBot:
 
     def stderr_tail(self) -> str:
         """The last 2 KiB the program wrote to stderr."""
-        if self._stderr is None or self._stderr.closed:
+        if self.program is None:
             return ""
-        self._stderr.flush()
-        size = self._stderr.seek(0, os.SEEK_END)
-        self._stderr.seek(max(0, size - STDERR_TAIL))
-        return self._stderr.read().decode("utf-8", "replace").strip()
+        return self.program.stderr.tail().decode("utf-8", "replace").strip()
 
     def _new_stderr(self) -> str:
-        """What the program wrote to stderr since the last call (its last 2 KiB).
-
-        ``os.pread`` leaves the file offset alone: the program shares it, and moving it would make
-        the program's next writes land in the middle of the file.
-        """
-        if self._stderr is None or self._stderr.closed:
+        """What the program wrote to stderr since the last call (its last 2 KiB)."""
+        if self.program is None:
             return ""
-        fd = self._stderr.fileno()
-        size = os.fstat(fd).st_size
-        start = max(self._stderr_seen, size - STDERR_TAIL)
-        self._stderr_seen = size
-        return os.pread(fd, size - start, start).decode("utf-8", "replace") if size > start else ""
+        data, self._stderr_seen = self.program.stderr.since(self._stderr_seen)
+        return data.decode("utf-8", "replace")
 
     def _kill(self) -> None:
-        process = self.process
-        if process is None:
-            return
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                process.kill()
-        process.wait()  # reap it: no zombies
-        for pipe in (process.stdin, process.stdout):
-            if pipe is not None:
-                pipe.close()
+        if self.program is not None:
+            self.program.kill()
 
     def _fail(self, termination: str, detail: str) -> BotForfeit:
         """Kill the program and describe why, with the tail of its stderr."""
@@ -200,25 +167,23 @@ class ExternalBot:
         return BotForfeit(termination, f"{detail}; stderr: {tail}" if tail else detail)
 
     def close(self) -> None:
-        """Kill the process group if it still runs and release the pipes and the stderr file."""
+        """Kill every process of the program if any still runs, and release the pipes."""
         self._kill()
-        self.process = None
-        self._buffer = b""
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self.program = None
+        self._buffer = bytearray()
+        self._scanned = 0
 
     def end(self, outcome: Outcome) -> None:
         """Tell the program the result, give it a moment to exit, then clean up."""
-        process = self.process
+        program = self.program
         if self.protocol == "codingame":  # CodinGame stops the program without a word
             self.close()
             return
-        if process is not None and process.poll() is None and process.stdin is not None:
+        if program is not None and program.process.poll() is None:
             try:
                 self._send({"type": "end", "result": outcome.to_json()}, time.perf_counter() + 0.5, "end")
-                process.wait(timeout=0.5)
-            except (BotForfeit, subprocess.TimeoutExpired):
+                program.exit_code(timeout=0.5)
+            except BotForfeit:
                 pass
         self.close()
 
@@ -230,9 +195,9 @@ class ExternalBot:
 
     def _write(self, data: bytes, deadline: float, what: str) -> None:
         """Write ``data`` before ``deadline``: a program that stops reading cannot block the arena."""
-        process = self.process
-        assert process is not None and process.stdin is not None
-        fd = process.stdin.fileno()
+        program = self.program
+        assert program is not None
+        fd = program.stdin
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_WRITE)
             while data:
@@ -247,33 +212,37 @@ class ExternalBot:
                     data = data[os.write(fd, data) :]
                 except BlockingIOError:
                     continue
-                except OSError:
-                    try:  # a program that closed its input has usually exited: name its exit code
-                        code: int | None = process.wait(timeout=1.0)
-                    except subprocess.TimeoutExpired:
-                        code = None
+                except OSError:  # a program that closed its input has usually exited: name its exit code
+                    code = program.exit_code(timeout=1.0)
                     raise self._fail(
                         "crash", f"the program closed its input during {what} (exit code {code})"
                     ) from None
 
     def _readline(self, deadline: float, what: str) -> bytes:
-        process = self.process
-        assert process is not None and process.stdout is not None
-        fd = process.stdout.fileno()
+        """One line (without its newline) before ``deadline``, at most :data:`MAX_LINE` bytes long."""
+        program = self.program
+        assert program is not None
         with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
+            selector.register(program.stdout, selectors.EVENT_READ)
+            while (end := self._buffer.find(b"\n", self._scanned)) < 0:
+                self._scanned = len(self._buffer)
+                if self._scanned > MAX_LINE:
+                    raise self._fail("protocol", f"a line longer than {MAX_LINE} bytes during {what}")
                 left = deadline - time.perf_counter()
                 if left <= 0 or not selector.select(left):
                     if time.perf_counter() < deadline:
                         continue
                     raise self._fail("timeout", f"no answer to {what} in time; killed")
-                chunk = os.read(fd, 65536)
+                chunk = os.read(program.stdout, 65536)
                 if not chunk:
-                    code = process.wait()
+                    code = program.exit_code(timeout=1.0)
                     raise self._fail("crash", f"the program exited during {what} (exit code {code})")
                 self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        if end > MAX_LINE:
+            raise self._fail("protocol", f"a line longer than {MAX_LINE} bytes during {what}")
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        self._scanned = 0
         return line
 
     def _request(self, message: Mapping[str, JSON], deadline: float, what: str) -> dict[str, JSON]:
@@ -292,7 +261,7 @@ class ExternalBot:
         if self._failure is not None:
             failure, self._failure = self._failure, None
             raise failure
-        if self.process is None:
+        if self.program is None:
             raise BotForfeit("crash", "the program is not running")
         hard = getattr(clock, "hard_deadline", None)
         now = time.perf_counter()
@@ -313,10 +282,10 @@ class ExternalBot:
             "player": state.current_player(),
             "time_left_ms": None if left == float("inf") else max(0.0, left * 1000.0 - latency),
         }
-        assert self.process is not None
-        cpu0 = _cpu_seconds(self.process.pid)
+        assert self.program is not None
+        cpu0 = self.program.cpu_seconds()
         reply = self._request(turn, deadline, "a turn")
-        cpu1 = _cpu_seconds(self.process.pid)
+        cpu1 = self.program.cpu_seconds()
         self.last_move_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         action = reply.get("action")
         if not isinstance(action, str):
@@ -336,11 +305,11 @@ class ExternalBot:
                 f"external bot protocol codingame: {state.game.name} has no CodinGame input "
                 "(codingame_init/codingame_turn); use protocol=jsonl"
             ) from None
-        assert self.process is not None
-        cpu0 = _cpu_seconds(self.process.pid)
+        assert self.program is not None
+        cpu0 = self.program.cpu_seconds()
         self._write(text.encode(), deadline, "a turn")
         line = self._readline(deadline, "a turn")
-        cpu1 = _cpu_seconds(self.process.pid)
+        cpu1 = self.program.cpu_seconds()
         self.last_move_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         self._turns += 1
         # Java's readLine ends a line at "\n" or "\r\n"; the game's parser gets the rest untouched.

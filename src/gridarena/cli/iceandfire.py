@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from gridarena.arena.players import entrant_spec
+from gridarena.bots.warmup import WarmingBot
 from gridarena.cli.output import err
 from gridarena.cli.play import play_one
 from gridarena.core.clock import DEFAULT_GRACE
@@ -114,18 +116,27 @@ def run_match(args: argparse.Namespace) -> int:
     )
 
 
-def standalone(name: str, game: Any) -> CodinGameBot:
-    """Our bot ``name`` ready for :func:`serve`: a CodinGame bot itself, or any bot through a state."""
+def standalone(name: str, game: Any, on_ready: Callable[[float], None] | None = None) -> CodinGameBot:
+    """Our bot ``name`` ready for :func:`serve`: a CodinGame bot itself, or any bot through a state.
+
+    A bot of the registry warms up in a thread (:class:`~gridarena.bots.warmup.WarmingBot`): a turn
+    that comes first gets a cheap legal answer in time; ``on_ready(seconds)`` is told when a warm-up
+    is over (the CodinGame bots themselves have nothing to compile or load).
+    """
     bot_name = parse_spec(name)[0]
     if bot_name in STANDALONE and "(" not in name:
         return STANDALONE[bot_name]()
-    return StateBot(make_bot(game, name), game)
+    return StateBot(WarmingBot(make_bot(game, name), game, on_ready), game)
 
 
 def run_bot(args: argparse.Namespace) -> int:
-    """Serve one game on stdin/stdout."""
+    """Serve one game on stdin/stdout; the warm-up starts before the first input is read."""
     game = make("iceandfire", rules=args.rules, league=args.league)
-    bot = standalone(args.name, game)
+
+    def ready(seconds: float) -> None:
+        print(f"{args.name}: ready after {seconds:.2f} s of warm-up", file=sys.stderr, flush=True)
+
+    bot = standalone(args.name, game, ready)
 
     def write(line: str) -> None:
         sys.stdout.write(line)

@@ -16,6 +16,7 @@ loop then forfeits it).
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -70,3 +71,18 @@ class BotForfeit(GridArenaError):
     def __init__(self, termination: str, detail: str) -> None:
         super().__init__(detail)
         self.termination = termination
+
+
+def warm_up(bot: object, game: Game[Any]) -> float | None:
+    """Call ``bot.warm_up(game)`` if the bot has that hook; the seconds it took (None without one).
+
+    >>> from gridarena import make, make_bot
+    >>> warm_up(make_bot(make("isolation"), "greedy"), make("isolation")) is None
+    True
+    """
+    hook = getattr(bot, "warm_up", None)
+    if hook is None:
+        return None
+    started = time.perf_counter()
+    hook(game)
+    return time.perf_counter() - started

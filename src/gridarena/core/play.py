@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from gridarena.core.bot import Bot, BotForfeit, Decision
+from gridarena.core.bot import Bot, BotForfeit, Decision, warm_up
 from gridarena.core.clock import DEFAULT_GRACE, TurnClock
 from gridarena.core.errors import ActionParseError, GridArenaError
 from gridarena.core.gameclock import GameClock, game_clock
@@ -106,6 +106,11 @@ class Recorder(Protocol):
     def result(self, record: GameRecord) -> None: ...
 
 
+def _describe(exc: Exception) -> str:
+    """An exception as its last traceback line (``RuntimeError: deliberate bug``)."""
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
+
+
 def _decide(
     bot: Bot, state: GameState[Any], clock: TurnClock
 ) -> tuple[Decision | None, str, str, float, float]:
@@ -125,10 +130,21 @@ def _decide(
         decision, detail = None, str(exc)
     except Exception as exc:  # a bot's bug is a forfeit, never the end of the harness
         decision = None
-        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        detail = _describe(exc)
     wall, cpu = time.perf_counter() - wall0, time.thread_time() - cpu0
     reported = getattr(bot, "last_move_cpu", None)
     return decision, termination, detail, wall, cpu if reported is None else float(reported)
+
+
+def _warm_up(bots: Sequence[Bot], game: Game[Any]) -> dict[Player, str]:
+    """Get each bot ready outside the clock; what went wrong, by seat (the seat forfeits its first move)."""
+    failures: dict[Player, str] = {}
+    for seat, bot in enumerate(bots):
+        try:
+            warm_up(bot, game)
+        except Exception as exc:  # a bot's bug is a forfeit, never the end of the harness
+            failures[seat] = f"warm-up failed: {_describe(exc)}"
+    return failures
 
 
 def _judge(state: GameState[Any], decision: Decision | None, late: str | None) -> tuple[Any, str | None, str]:
@@ -212,6 +228,8 @@ def play_game(
     ``clock`` keeps the time (default: ``time_per_move`` seconds per move on the wall clock, ``grace``
     late allowed; see :func:`~gridarena.core.gameclock.game_clock` for the other controls);
     ``bot_seeds`` seeds each seat's bot (default: derived from ``seed`` and the bot's name).
+    Before the first move, outside the clock, each bot with a ``warm_up(game)`` hook gets ready
+    (compiles or loads its kernels), so that no first move pays for it.
 
     >>> from gridarena import make, make_bot
     >>> game = make("isolation(width=4,height=4)")
@@ -224,8 +242,10 @@ def play_game(
     seed = int.from_bytes(os.urandom(8), "big") if seed is None else seed
     names = list(names) if names is not None else [getattr(b, "name", f"bot{i}") for i, b in enumerate(bots)]
     seeds = list(bot_seeds) if bot_seeds is not None else [derive_seed("bot", seed, n) for n in names]
+    unready = _warm_up(bots, game)
     for seat, bot in enumerate(bots):
-        bot.reset(game, seat, seeds[seat])
+        if seat not in unready:  # a bot that could not get ready forfeits its first move
+            bot.reset(game, seat, seeds[seat])
     timer = clock if clock is not None else game_clock(time_per_move, game.num_players, grace=grace)
     chance = random.Random(derive_seed("chance", seed))
     state = game.new_initial_state(seed) if state is None else state
@@ -248,6 +268,9 @@ def play_game(
             spent = timer.exhausted(player)
             if spent is not None:
                 state = forfeits.apply(state, player, "timeout", spent)
+                continue
+            if player in unready:
+                state = forfeits.apply(state, player, "crash", unready.pop(player))
                 continue
             turn_clock = timer.turn_clock(player)
             if watcher is not None:

@@ -78,14 +78,23 @@ class ImprovedDepthPlayer:
         self.depths = depths
         self._models: dict[tuple[int, int], ImprovedModel] = {}
 
+    def _model(self, state: State) -> ImprovedModel:
+        size = (state.width, state.height)
+        if size not in self._models:
+            self._models[size] = ImprovedModel(*size)
+        return self._models[size]
+
+    def warm_up(self, game: Game[Any]) -> None:
+        """Build the model of the game's board and load its kernels (numba's cache) outside the clock."""
+        state = game.new_initial_state()
+        assert isinstance(state, State)
+        self._model(state).replies(state, (2,))
+
     def choose(self, state: State) -> Cell:
         """The proxy's move (-1 without a legal move)."""
         if not state.legal_actions():
             return -1
-        size = (state.width, state.height)
-        if size not in self._models:
-            self._models[size] = ImprovedModel(*size)
-        return self._models[size].replies(state, (proxy_depth(state.ply, self.depths),))[0]
+        return self._model(state).replies(state, (proxy_depth(state.ply, self.depths),))[0]
 
     def get_move(self, game: Board, time_left: TimeLeft) -> Move:
         """AIND's entry point: the proxy's move, or ``(-1, -1)``."""
@@ -208,6 +217,12 @@ class BestBot(BaseBot):
     ) -> None:
         super().__init__(seed)
         self.player = BestPlayer(margin, engine_options, nodes)
+
+    def warm_up(self, game: Game[Any]) -> None:
+        """Build the engine of the game's board and run it once, outside the clock (the kernels are loaded)."""
+        state = game.new_initial_state()
+        assert isinstance(state, State)
+        self.player.engine(state.width, state.height).search(state, max_depth=2)
 
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
         """A new game: the transposition tables are cleared."""

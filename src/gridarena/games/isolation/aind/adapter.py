@@ -52,6 +52,12 @@ class AindBot(BaseBot):
         super().__init__(seed)
         self.player, self.name = player, name
 
+    def warm_up(self, game: Game[Any]) -> None:
+        """Let a player that has kernels to load (``ImprovedDepthPlayer``) load them, outside the clock."""
+        hook = getattr(self.player, "warm_up", None)
+        if hook is not None:
+            hook(game)
+
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
         """A new game: the RNG is reseeded, and a player that draws (RandomPlayer) draws from it."""
         super().reset(game, seat, seed)

@@ -50,6 +50,11 @@ class SolverBot(BaseBot):
         self.expect: Board | None = None
         self.last: Solution[Action] | None = None
 
+    def warm_up(self, game: Game[Any]) -> None:
+        """Solve a board one slide from the goal: the search's kernels load (or compile) outside the clock."""
+        goal = self.heuristic.goal
+        self._solve(slide(goal, legal_slides(goal)[0]), TimeControl())
+
     def _solve(self, board: Board, clock: TimeControl) -> Solution[Action]:
         nodes = clock.nodes if clock.nodes is not None else 1 << 62
         case = PuzzleCase(board, self.heuristic.goal)
