@@ -51,6 +51,7 @@ GAMES = (
 
 Playout = list[tuple[GameState[Any], Any, list[int]]]
 SEED = 7
+START_SEED = 1
 #: Random games per measurement: enough plies that a repeat lasts a good part of a second.
 PLAYOUTS = {"iceandfire": 2, "pentocity(sequencer=g6)": 3}
 
@@ -71,12 +72,28 @@ def playout(view: View, state: GameState[Any], seed: int) -> Playout:
     return plies
 
 
+def api_step(state: GameState[Any], rng: random.Random) -> None:
+    """What an agent loop asks our API before each step: is the game over, who moves, and the legal
+    actions (a chance node's outcomes; ``random_action`` where the game cannot list its actions:
+    Pentocity's placements need no road there, and it looks at every rotation and corner)."""
+    if state.is_terminal():
+        raise AssertionError("the playout goes on after the end")
+    player = state.current_player()
+    if player == CHANCE:
+        state.chance_outcomes()
+    elif state.game.enumerable_actions:
+        state.legal_actions()
+    else:
+        state.random_action(rng)
+
+
 def run_api(games: list[Playout]) -> None:
-    for seed, plies in enumerate(games):
-        rng = random.Random(SEED + seed)
+    for plies in games:
+        rng = random.Random(SEED)
         state = plies[0][0]
-        for _ in plies:
-            state = state.apply_action(state.random_action(rng))
+        for _, action, _ in plies:
+            api_step(state, rng)
+            state = state.apply_action(action)
 
 
 def run_view(view: View, games: list[Playout]) -> None:
@@ -93,7 +110,7 @@ def run_view(view: View, games: list[Playout]) -> None:
 
 def run_pettingzoo(env: Any, games: list[Playout]) -> None:
     for plies in games:
-        env.reset(seed=1)
+        env.reset(seed=START_SEED)
         for _, _, indices in plies:
             for index in indices:
                 env.last()
@@ -101,29 +118,32 @@ def run_pettingzoo(env: Any, games: list[Playout]) -> None:
 
 
 class Queue(BaseBot):
-    """Plays the playout's actions of the other seats, in order."""
+    """The other seats: like our API's loop, each asks the legal actions, then plays the playout's
+    action."""
 
     def __init__(self) -> None:
         super().__init__()
         self.actions: list[Any] = []
+        self.rng = random.Random(SEED)
 
     def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        api_step(state, self.rng)
         return Decision(self.actions.pop(0))
 
 
 def run_gymnasium(env: GridArenaEnv, queue: Queue, games: list[Playout]) -> None:
     for plies in games:
         queue.actions = [a for s, a, _ in plies if s.current_player() not in (0, CHANCE)]
-        env.reset(seed=1)
+        env.reset(seed=START_SEED)
         for state, _, indices in plies:
             if state.current_player() == 0:
                 for index in indices:
                     env.step(index)
 
 
-def run_openspiel(spiel: Any, games: list[Playout]) -> None:
+def run_openspiel(spiel: Any, start: GameState[Any], games: list[Playout]) -> None:
     for plies in games:
-        state = spiel.new_initial_state()
+        state = spiel.state_at(start)
         for _, _, indices in plies:
             for index in indices:
                 if state.current_player() >= 0:
@@ -140,24 +160,25 @@ def timed(function: Callable[[], None]) -> float:
 def measure(spec: str, repeats: int, playouts: int) -> dict[str, Any]:
     game = make(spec)
     view = make_view(game)
-    columns: dict[str, Callable[[], None]] = {}
-    pz = raw_env(spec) if game.num_players > 1 else None
-    if pz is not None:
-        pz.reset(seed=1)
-    start = pz.state if pz is not None else game.new_initial_state(1)
-    games = [playout(view, start, SEED + seed) for seed in range(playouts)]
-    columns["api"] = lambda: run_api(games)
-    columns["view"] = lambda: run_view(view, games)
-    if pz is not None:
-        columns["pettingzoo"] = lambda: run_pettingzoo(pz, games)
+    # Every adapter starts where the Gymnasium environment's reset(seed=START_SEED) does (seat 0 to
+    # move, chance dealt): PettingZoo's reset draws the same game seed, OpenSpiel starts at that state.
     queue = Queue()
     env = GridArenaEnv(spec, opponent=[queue] * (game.num_players - 1), seat=0)
-    env.reset(seed=1)
-    if env.state == start:  # the environment's seed 1 starts where the playouts do
-        columns["gymnasium"] = lambda: run_gymnasium(env, queue, games)
-    spiel = load(game, seed=1)
-    if spiel.new_initial_state().gridarena_state == start:
-        columns["openspiel"] = lambda: run_openspiel(spiel, games)
+    env.reset(seed=START_SEED)
+    start = env.state
+    games = [playout(view, start, SEED + seed) for seed in range(playouts)]
+    columns: dict[str, Callable[[], None]] = {}
+    columns["api"] = lambda: run_api(games)
+    columns["view"] = lambda: run_view(view, games)
+    if game.num_players > 1:
+        pz = raw_env(spec)
+        pz.reset(seed=START_SEED)
+        if pz.state != start:
+            raise AssertionError(f"{spec}: PettingZoo's seeded start is not Gymnasium's")
+        columns["pettingzoo"] = lambda: run_pettingzoo(pz, games)
+    columns["gymnasium"] = lambda: run_gymnasium(env, queue, games)
+    spiel = load(game)
+    columns["openspiel"] = lambda: run_openspiel(spiel, start, games)
     times: dict[str, list[float]] = {name: [] for name in columns}
     for _ in range(repeats):
         for name, function in columns.items():
