@@ -35,8 +35,8 @@ from numpy.typing import NDArray
 from scipy import ndimage
 
 from gridarena.core.errors import ActionParseError
-from gridarena.games.pentocity.ai.simple import boundary, window_all
-from gridarena.games.pentocity.buildings import Cell, Shape
+from gridarena.games.pentocity.ai.simple import window_all
+from gridarena.games.pentocity.buildings import Cell, Shape, boundary
 from gridarena.games.pentocity.fast import placement_grids, shortest_road
 from gridarena.games.pentocity.land import (
     EDGE,

@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from gridarena.games.pentocity.ai.simple import boundary
-from gridarena.games.pentocity.buildings import Cell, Kind, Shape
+from gridarena.games.pentocity.buildings import Cell, Kind, Shape, boundary
 from gridarena.games.pentocity.fast.kernels import corner_rows, land_rows, road_search
 from gridarena.games.pentocity.land import SIDE, Land, Mode, opposite
 
@@ -36,7 +35,7 @@ __all__ = ["placement_grids", "shortest_road"]
 
 @functools.lru_cache(maxsize=1024)
 def _offsets(shape: Shape) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """The shape's cells and the cells next to it (:func:`~gridarena.games.pentocity.ai.simple.boundary`)
+    """The shape's cells and the cells next to it (:func:`~gridarena.games.pentocity.buildings.boundary`)
     as ``(n, 2)`` arrays, made once per shape."""
     cells = np.array(shape, dtype=np.int64).reshape(-1, 2)
     border = np.array(boundary(shape), dtype=np.int64).reshape(-1, 2)
