@@ -122,8 +122,9 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ign
     def step(self, action: int | None) -> None:
         """The selected agent's step (``None`` for a dead agent, which then leaves).
 
-        Between the end of the game and a forfeit no score moves (unless the view keeps a running
-        score), so such a step only zeroes the mover's cumulative reward, as PettingZoo's contract asks.
+        Unless the game ends, the mover forfeits or the view keeps a running score, no score moves: such
+        a quiet step zeroes the mover's cumulative reward (and the rewards of a step before that had
+        any), as PettingZoo's contract asks, and touches no other bookkeeping.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
