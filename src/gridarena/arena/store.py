@@ -130,6 +130,16 @@ def _game_row(row: sqlite3.Row) -> dict[str, JSON]:
 
 
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+MAX_ROW_ID: Final = 2**63 - 1
+"""SQLite's largest integer: an id beyond it names no row (and the driver would raise OverflowError)."""
+
+
+def _cannot_write(path: Path | None, exc: sqlite3.Error) -> StoreError:
+    """The one-line error of a write SQLite refused (a read-only file or folder, a full disk, a lock)."""
+    message = f"{path or ':memory:'}: cannot write the database ({exc})"
+    if "readonly" in str(exc):
+        message += ": the file or its folder is read-only for this user; `gridarena serve` can still show it"
+    return StoreError(message)
 
 
 def _check_file(path: Path) -> None:
@@ -184,6 +194,9 @@ class Store:
             self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+        except sqlite3.OperationalError as exc:  # a read-only file or folder, a full disk, a lock
+            self.db.close()
+            raise _cannot_write(self.path, exc) from None
         except sqlite3.DatabaseError as exc:  # a damaged file passes the header check and fails here
             self.db.close()
             raise StoreError(f"{path}: not a usable gridarena database ({exc})") from None
@@ -203,14 +216,24 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; a write SQLite refuses is a StoreError."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _cannot_write(self.path, exc) from None
         try:
             yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
+        except BaseException as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                raise _cannot_write(self.path, exc) from None
             raise
-        self.db.execute("COMMIT")
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self.db.execute("ROLLBACK")
+            raise _cannot_write(self.path, exc) from None
 
     def schema_version(self) -> int:
         """``PRAGMA user_version``: the schema version of the file."""
@@ -306,6 +329,8 @@ class Store:
         if tournament is None:
             row = self.db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
             return self._tournament(row, "in this database")
+        if not 0 <= tournament <= MAX_ROW_ID:
+            return self._tournament(None, f"with id {tournament}")
         row = self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament,)).fetchone()
         return self._tournament(row, f"with id {tournament}")
 
