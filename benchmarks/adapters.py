@@ -20,6 +20,9 @@ does; the action itself is the playout's (no policy is timed):
   in its MCTS and random simulations: observation tensors are asked for separately).
 
 Every adapter starts where ``GridArenaEnv``'s ``reset(seed=1)`` does (seat 0 to move, chance dealt).
+Only the steps are timed, each game's loop on its own clock: not the start of a game (PettingZoo's
+and Gymnasium's ``reset(seed=1)``, which reseeds their generators, are timed apart and printed
+below the table), nor the harness's own bookkeeping (movers and actions are listed beforehand).
 The playouts are ``random_action``'s, turned into the adapters' steps before the clock starts; the row
 marked ``indices`` draws each step uniformly from the view's legal indices instead (Pentocity: most
 placements then need g0's shortest road, which the view lays). A game's plies are the same in every
@@ -75,6 +78,7 @@ class Ply:
     given command by command (Ice and Fire), each step's command (None for ``END``)."""
 
     state: GameState[Any]
+    player: int
     action: Any
     indices: list[int]
     commands: list[Any] | None = None
@@ -89,7 +93,7 @@ def playout(view: View, state: GameState[Any], seed: int, draw: str) -> Playout:
     plies: Playout = []
     pos = view.start(state)
     while not view.is_terminal(pos):
-        state = view.game_state(pos)
+        state, pos_player = view.game_state(pos), pos.player
         if draw == "indices":  # one step a ply (the games whose turn takes steps draw ``random``)
             index = rng.choice(view.legal(pos))
             action = state.chance_outcomes()[index][0] if pos.player == CHANCE else view.decode(state, index)
@@ -105,30 +109,33 @@ def playout(view: View, state: GameState[Any], seed: int, draw: str) -> Playout:
             if commands is not None:  # the step's command on the position inside the turn (None: END)
                 commands.append(view.decode(pos.now, index))
             pos = view.apply(pos, index)
-        plies.append(Ply(state, action, indices, commands))
+        plies.append(Ply(state, pos_player, action, indices, commands))
     return plies
 
 
-def api_step(state: GameState[Any], rng: random.Random) -> None:
-    """What an agent loop asks our API before a ply: is the game over, who moves, the legal moves."""
+def api_step(state: GameState[Any], rng: random.Random, enumerable: bool) -> None:
+    """What an agent loop asks our API before a ply: is the game over, who moves, the legal moves
+    (``enumerable``: the game's ``enumerable_actions``, read once per game: ``state.game`` may build
+    the game object afresh)."""
     if state.is_terminal():
         raise AssertionError("the playout goes on after the end")
     player = state.current_player()
     if player == CHANCE:
         state.chance_outcomes()
-    elif state.game.enumerable_actions:
+    elif enumerable:
         state.legal_actions()
     else:
         state.random_action(rng)
 
 
-def run_api(games: list[Playout]) -> None:
+def run_api(games: list[Playout], enumerable: bool) -> float:
+    spent = 0.0
     for plies in games:
-        rng = random.Random(SEED)
-        state = plies[0].state
+        rng, state = random.Random(SEED), plies[0].state
+        start = time.process_time()
         for ply in plies:
             if ply.commands is None:
-                api_step(state, rng)
+                api_step(state, rng, enumerable)
             else:  # our command-level loop: the legal commands before each step, the turn at the end
                 if state.is_terminal():
                     raise AssertionError("the playout goes on after the end")
@@ -139,21 +146,28 @@ def run_api(games: list[Playout]) -> None:
                     if command is not None:
                         now = now.after_commands((command,))
             state = state.apply_action(ply.action)
+        spent += time.process_time() - start
+    return spent
 
 
-def run_turns(games: list[Playout]) -> None:
+def run_turns(games: list[Playout], enumerable: bool) -> float:
     """Our whole-turn loop (as our bots play): a random turn and ``apply_action`` a ply."""
+    spent = 0.0
     for plies in games:
-        rng = random.Random(SEED)
-        state = plies[0].state
+        rng, state = random.Random(SEED), plies[0].state
+        start = time.process_time()
         for ply in plies:
-            api_step(state, rng)
+            api_step(state, rng, enumerable)
             state = state.apply_action(ply.action)
+        spent += time.process_time() - start
+    return spent
 
 
-def run_view(view: View, games: list[Playout]) -> None:
+def run_view(view: View, games: list[Playout]) -> float:
+    spent = 0.0
     for plies in games:
         pos = view.start(plies[0].state)
+        start = time.process_time()
         for ply in plies:
             for index in ply.indices:
                 player = view.current_player(pos)
@@ -161,55 +175,68 @@ def run_view(view: View, games: list[Playout]) -> None:
                 if player >= 0:
                     view.observation(pos, player)
                 pos = view.apply(pos, index)
+        spent += time.process_time() - start
+    return spent
 
 
-def run_pettingzoo(env: Any, games: list[Playout]) -> None:
+def run_pettingzoo(env: Any, games: list[Playout], resets: list[float]) -> float:
+    spent = 0.0
     for plies in games:
+        start = time.process_time()
         env.reset(seed=START_SEED)
+        middle = time.process_time()
         for ply in plies:
             for index in ply.indices:
                 env.last()
                 env.step(index)
+        spent += time.process_time() - middle
+        resets.append(middle - start)
+    return spent
 
 
 class Queue(BaseBot):
     """The other seats: each asks what our whole-turn loop asks (the legal actions; a random turn in
     Ice and Fire, where our bots play whole turns), then plays the playout's action."""
 
-    def __init__(self) -> None:
+    def __init__(self, enumerable: bool) -> None:
         super().__init__()
         self.actions: list[Any] = []
         self.rng = random.Random(SEED)
+        self.enumerable = enumerable
 
     def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        api_step(state, self.rng)
-        return Decision(self.actions.pop(0))
+        api_step(state, self.rng, self.enumerable)
+        return Decision(self.actions.pop())
 
 
-def run_gymnasium(env: GridArenaEnv, queue: Queue, games: list[Playout]) -> None:
+def run_gymnasium(env: GridArenaEnv, queue: Queue, games: list[Playout], resets: list[float]) -> float:
+    spent = 0.0
     for plies in games:
-        queue.actions = [ply.action for ply in plies if ply.state.current_player() not in (0, CHANCE)]
+        others = [ply.action for ply in reversed(plies) if ply.player not in (0, CHANCE)]
+        own = [index for ply in plies if ply.player == 0 for index in ply.indices]
+        start = time.process_time()
+        queue.actions = others
         env.reset(seed=START_SEED)
-        for ply in plies:
-            if ply.state.current_player() == 0:
-                for index in ply.indices:
-                    env.step(index)
+        middle = time.process_time()
+        for index in own:
+            env.step(index)
+        spent += time.process_time() - middle
+        resets.append(middle - start)
+    return spent
 
 
-def run_openspiel(spiel: Any, start: GameState[Any], games: list[Playout]) -> None:
+def run_openspiel(spiel: Any, start: GameState[Any], games: list[Playout]) -> float:
+    spent = 0.0
     for plies in games:
         state = spiel.state_at(start)
+        begin = time.process_time()
         for ply in plies:
             for index in ply.indices:
                 if state.current_player() >= 0:
                     state.legal_actions()
                 state.apply_action(index)
-
-
-def timed(function: Callable[[], None]) -> float:
-    start = time.process_time()
-    function()
-    return time.process_time() - start
+        spent += time.process_time() - begin
+    return spent
 
 
 def measure(spec: str, draw: str, repeats: int, playouts: int) -> dict[str, Any]:
@@ -217,29 +244,32 @@ def measure(spec: str, draw: str, repeats: int, playouts: int) -> dict[str, Any]
     view = make_view(game)
     # Every adapter starts where the Gymnasium environment's reset(seed=START_SEED) does (seat 0 to
     # move, chance dealt): PettingZoo's reset draws the same game seed, OpenSpiel starts at that state.
-    queue = Queue()
+    enumerable = game.enumerable_actions
+    queue = Queue(enumerable)
     env = GridArenaEnv(spec, opponent=[queue] * (game.num_players - 1), seat=0)
     env.reset(seed=START_SEED)
     start = env.state
     games = [playout(view, start, SEED + seed, draw) for seed in range(playouts)]
-    columns: dict[str, Callable[[], None]] = {"api": lambda: run_api(games)}
+    resets: dict[str, list[float]] = {"pettingzoo": [], "gymnasium": []}
+    columns: dict[str, Callable[[], float]] = {"api": lambda: run_api(games, enumerable)}
     if any(ply.commands is not None for ply in games[0]):
-        columns["turns"] = lambda: run_turns(games)
+        columns["turns"] = lambda: run_turns(games, enumerable)
     columns["view"] = lambda: run_view(view, games)
     if game.num_players > 1:
         pz = raw_env(spec)
         pz.reset(seed=START_SEED)
         if pz.state != start:
             raise AssertionError(f"{spec}: PettingZoo's seeded start is not Gymnasium's")
-        columns["pettingzoo"] = lambda: run_pettingzoo(pz, games)
-    columns["gymnasium"] = lambda: run_gymnasium(env, queue, games)
+        columns["pettingzoo"] = lambda: run_pettingzoo(pz, games, resets["pettingzoo"])
+    columns["gymnasium"] = lambda: run_gymnasium(env, queue, games, resets["gymnasium"])
     spiel = load(game)
     columns["openspiel"] = lambda: run_openspiel(spiel, start, games)
     times: dict[str, list[float]] = {name: [] for name in columns}
     for _ in range(repeats):
         for name, function in columns.items():
-            times[name].append(timed(function))
+            times[name].append(function())
     return {
+        "reset": {name: statistics.median(values) for name, values in resets.items() if values},
         "plies": sum(len(plies) for plies in games),
         "steps": sum(len(ply.indices) for plies in games for ply in plies),
         "median": {name: statistics.median(values) for name, values in times.items()},
@@ -247,6 +277,12 @@ def measure(spec: str, draw: str, repeats: int, playouts: int) -> dict[str, Any]
 
 
 ADAPTERS = ("view", "pettingzoo", "gymnasium", "openspiel")
+
+
+def micro(seconds: float) -> str:
+    """Microseconds, one decimal below 100."""
+    us = seconds * 1e6
+    return f"{us:.1f}" if us < 100 else f"{us:,.0f}"
 
 
 def main() -> None:
@@ -257,13 +293,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", help="the rows whose game spec contains this text")
     args = parser.parse_args()
-    rows = ROWS[:4] if args.quick else ROWS
-    rows = [row for row in rows if not args.only or args.only in row[0]]
+    rows = [row for row in (ROWS[:4] if args.quick else ROWS) if not args.only or args.only in row[0]]
     repeats = 1 if args.quick else args.repeats
     print(f"load before: {os.getloadavg()[0]:.2f}; CPU time of this process, medians of {repeats}")
     print(f"| game | plies | steps | api | {' | '.join(ADAPTERS)} | worst | api ply/s | view step/s |")
     print("| --- | ---: | ---: | ---: |" + " ---: |" * (len(ADAPTERS) + 3))
-    turns = []
+    turns, resets = [], []
     for spec, draw in rows:
         result = measure(spec, draw, repeats, PLAYOUTS.get(spec, 3 if args.quick else 200))
         median, plies = result["median"], result["plies"]
@@ -273,20 +308,22 @@ def main() -> None:
                 cells.append("-")
                 continue
             ratios.append(median[name] / median["api"])
-            cells.append(f"{median[name] / plies * 1e6:,.0f} ({ratios[-1]:.2f}x)")
+            cells.append(f"{micro(median[name] / plies)} ({ratios[-1]:.2f}x)")
         label = spec if draw == "random" else f"{spec}, {draw}"
         print(
-            f"| {label} | {plies:,} | {result['steps']:,} | {median['api'] / plies * 1e6:,.0f} | "
+            f"| {label} | {plies:,} | {result['steps']:,} | {micro(median['api'] / plies)} | "
             f"{' | '.join(cells)} | {max(ratios):.2f}x | {plies / median['api']:,.0f} | "
             f"{result['steps'] / median['view']:,.0f} |"
         )
         if "turns" in median:
             turns.append((label, plies, median))
+        resets.append(f"{label}: " + ", ".join(f"{k} {micro(v)} us" for k, v in result["reset"].items()))
+    print("reset(seed=1) a game, outside the steps above: " + "; ".join(resets))
     for label, plies, median in turns:
         whole = median["turns"]
         each = ", ".join(f"{name} {median[name] / whole:.1f}x" for name in ADAPTERS if name in median)
         print(
-            f"{label}: our whole-turn loop {whole / plies * 1e6:,.0f} us a turn, "
+            f"{label}: our whole-turn loop {micro(whole / plies)} us a turn, "
             f"the command-level api {median['api'] / whole:.1f}x that; {each}"
         )
     print(f"load after: {os.getloadavg()[0]:.2f}")

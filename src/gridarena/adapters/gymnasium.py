@@ -127,7 +127,7 @@ class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
 
     def action_masks(self) -> Mask:
         """The legal actions of the agent now, as booleans (sb3-contrib's MaskablePPO reads this)."""
-        return self.view.cached_mask(self.position).astype(bool)
+        return self.view.mask(self.position).view(np.bool_)  # a new array: 0/1 bytes are booleans
 
     def render(self) -> Any:
         """The state's text (``ansi``) or the planes painted (``rgb_array``)."""

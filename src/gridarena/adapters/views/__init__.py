@@ -37,7 +37,8 @@ Mask = NDArray[np.int8]
 """One entry per action index: 1 where the action is legal."""
 
 _SHORT: Final = 32
-"""Legal lists up to this long are written into a mask entry by entry (faster than an index array)."""
+"""Legal lists up to this long are written into a mask entry by entry (faster than an index array)
+and searched as lists (faster than making a set)."""
 
 
 class IllegalIndexError(IllegalActionError):
@@ -54,8 +55,8 @@ class Position:
     ``player`` the seat to give the next step (``now.current_player()``, asked once).
 
     Immutable (the attributes are ``Final``; a plain class with slots, made once per step, costs a
-    fifth of a frozen dataclass). ``memo`` only caches answers about the position: the legal
-    indices and the mask, which a step reads more than once.
+    fifth of a frozen dataclass). ``memo`` only caches answers about the position that a step
+    reads more than once: the legal indices (for the mask and again to check the action).
     """
 
     __slots__ = ("memo", "now", "player", "state", "steps")
@@ -132,19 +133,8 @@ class View:
 
     def mask(self, pos: Position) -> Mask:
         """``legal(pos)`` as a mask over the whole action space (all zeros at a chance node and at
-        the end): a fresh copy of :meth:`cached_mask` (the caller may write into it)."""
-        return self.cached_mask(pos).copy()
-
-    def cached_mask(self, pos: Position) -> Mask:
-        """The mask, made once per position and kept with it: not to be written into."""
-        mask: Mask | None = pos.memo.get("mask")
-        if mask is None:
-            mask = pos.memo["mask"] = self.legal_mask(pos)
-        return mask
-
-    def legal_mask(self, pos: Position) -> Mask:
-        """The mask of ``legal(pos)``, built (``mask`` keeps it): a short list is set entry by entry,
-        a long one in one indexed assignment."""
+        the end); a new array each call, the caller's own. A short list is set entry by entry, a long
+        one in one indexed assignment (a view whose mask is its native form keeps it instead)."""
         mask = np.zeros(self.num_actions, dtype=np.int8)
         if pos.player >= 0:
             legal = self.legal(pos)
@@ -156,11 +146,15 @@ class View:
         return mask
 
     def is_legal(self, pos: Position, index: int) -> bool:
-        """Whether ``index`` may be applied in ``pos`` (the mask's entry, or a chance outcome's place)."""
-        mask: Mask | None = pos.memo.get("mask")
-        if mask is not None and pos.player >= 0:
-            return 0 <= index < self.num_actions and bool(mask[index])
-        return index in self.legal(pos)
+        """Whether ``index`` may be applied in ``pos`` (a legal index, or a chance outcome's place);
+        a long legal list is searched as a set, made once per position."""
+        legal = self.legal(pos)
+        if len(legal) <= _SHORT:
+            return index in legal
+        found: frozenset[int] | None = pos.memo.get("legal set")
+        if found is None:
+            found = pos.memo["legal set"] = frozenset(legal)
+        return index in found
 
     def apply(self, pos: Position, index: int) -> Position:
         """The position after the legal ``index``; :class:`IllegalIndexError` when it is not legal."""

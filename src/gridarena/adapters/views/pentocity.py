@@ -60,13 +60,22 @@ class PentocityView(View):
         super().__init__(game)
         self.cell_types = code_planes(tuple(CellType))
 
-    def legal_mask(self, pos: Position) -> Mask:
-        """The encoding's mask of valid placements (zeros at a chance node and at the end); which of
-        them need no road is kept with the position (for ``decode`` and ``index_text``)."""
-        if pos.player != 0:
-            return np.zeros(self.num_actions, dtype=np.int8)
-        mask, pos.memo["no road"] = placement_table(pos.now)  # type: ignore[arg-type]
+    def cached_mask(self, pos: Position) -> Mask:
+        """The encoding's mask of valid placements (zeros at a chance node and at the end), made once
+        per position and kept with it, with which of them need no road (for ``apply`` and
+        ``index_text``): not to be written into."""
+        mask: Mask | None = pos.memo.get("mask")
+        if mask is None:
+            if pos.player != 0:
+                mask = np.zeros(self.num_actions, dtype=np.int8)
+            else:
+                mask, pos.memo["no road"] = placement_table(pos.now)  # type: ignore[arg-type]
+            pos.memo["mask"] = mask
         return mask
+
+    def mask(self, pos: Position) -> Mask:
+        """A copy of :meth:`cached_mask` (the caller's own)."""
+        return self.cached_mask(pos).copy()
 
     def legal(self, pos: Position) -> list[int]:
         """The mask's indices (a chance node's outcome, or none at the end)."""
