@@ -82,6 +82,8 @@ class Ply:
     action: Any
     indices: list[int]
     commands: list[Any] | None = None
+    nows: list[Any] | None = None
+    """The position inside the turn before each step (where ``commands`` is given)."""
 
 
 Playout = list[Ply]
@@ -105,11 +107,15 @@ def playout(view: View, state: GameState[Any], seed: int, draw: str) -> Playout:
             else:
                 indices = view.steps_of(pos, action)
         commands: list[Any] | None = [] if hasattr(state, "valid_commands") else None  # command by command
+        nows = []
         for index in indices:
             if commands is not None:  # the step's command on the position inside the turn (None: END)
                 commands.append(view.decode(pos.now, index))
+                nows.append(pos.now)
             pos = view.apply(pos, index)
-        plies.append(Ply(state, pos_player, action, indices, commands))
+        plies.append(
+            Ply(state, pos_player, action, indices, commands, nows if commands is not None else None)
+        )
     return plies
 
 
@@ -239,6 +245,37 @@ def run_openspiel(spiel: Any, start: GameState[Any], games: list[Playout]) -> fl
     return spent
 
 
+def turn_parts(view: View, games: list[Playout], repeats: int) -> dict[str, float]:
+    """Seconds per step of what a command-level step asks (the legal commands, their indices, the
+    position after the command, the planes) and per turn of what our whole-turn loop asks."""
+    steps = [
+        (now, command, ply.player)
+        for plies in games
+        for ply in plies
+        for now, command in zip(ply.nows or (), ply.commands or (), strict=True)
+    ]
+    commands = [(now, command) for now, command, _ in steps if command is not None]
+    plies = [ply for plies in games for ply in plies]
+    parts: dict[str, Callable[[], object]] = {
+        "valid_commands": lambda: [now.valid_commands() for now, _, _ in steps],
+        "valid_commands and their indices": lambda: [view.legal_indices(now) for now, _, _ in steps],
+        "after_commands": lambda: [now.after_commands((command,)) for now, command in commands],
+        "planes": lambda: [view.planes(now, player) for now, _, player in steps],
+        "random_action": lambda: [ply.state.random_action(random.Random(SEED)) for ply in plies],
+        "apply_action": lambda: [ply.state.apply_action(ply.action) for ply in plies],
+    }
+    counts = {"after_commands": len(commands), "random_action": len(plies), "apply_action": len(plies)}
+    out = {}
+    for name, function in parts.items():
+        times = []
+        for _ in range(repeats):
+            start = time.process_time()
+            function()
+            times.append(time.process_time() - start)
+        out[name] = statistics.median(times) / counts.get(name, len(steps))
+    return out
+
+
 def measure(spec: str, draw: str, repeats: int, playouts: int) -> dict[str, Any]:
     game = make(spec)
     view = make_view(game)
@@ -270,6 +307,7 @@ def measure(spec: str, draw: str, repeats: int, playouts: int) -> dict[str, Any]
             times[name].append(function())
     return {
         "reset": {name: statistics.median(values) for name, values in resets.items() if values},
+        "parts": turn_parts(view, games, repeats) if "turns" in columns else None,
         "plies": sum(len(plies) for plies in games),
         "steps": sum(len(ply.indices) for plies in games for ply in plies),
         "median": {name: statistics.median(values) for name, values in times.items()},
@@ -316,16 +354,17 @@ def main() -> None:
             f"{result['steps'] / median['view']:,.0f} |"
         )
         if "turns" in median:
-            turns.append((label, plies, median))
+            turns.append((label, plies, median, result["parts"]))
         resets.append(f"{label}: " + ", ".join(f"{k} {micro(v)} us" for k, v in result["reset"].items()))
     print("reset(seed=1) a game, outside the steps above: " + "; ".join(resets))
-    for label, plies, median in turns:
+    for label, plies, median, parts in turns:
         whole = median["turns"]
         each = ", ".join(f"{name} {median[name] / whole:.1f}x" for name in ADAPTERS if name in median)
         print(
             f"{label}: our whole-turn loop {micro(whole / plies)} us a turn, "
             f"the command-level api {median['api'] / whole:.1f}x that; {each}"
         )
+        print(f"{label}, us a step or a turn: " + ", ".join(f"{k} {micro(v)}" for k, v in parts.items()))
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 
