@@ -368,3 +368,20 @@ def _words(node: ast.AST) -> Iterator[str]:
         yield node.value
     elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         yield node.name
+
+
+SQL = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "ALTER ", "PRAGMA ")
+
+
+def test_sql_lives_in_the_store_only() -> None:
+    """Every SQL statement is ``arena/store.py``'s: the viewer and the CLI read through its methods."""
+    found = [
+        f"{path.relative_to(SRC)}:{node.lineno}: {node.value.strip()[:40]!r}"
+        for path in modules()
+        if module_name(path) != "gridarena.arena.store"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.lstrip().startswith(SQL)
+    ]
+    assert not found, "SQL outside arena/store.py:\n" + "\n".join(found)

@@ -451,3 +451,25 @@ class Store:
             query += " AND b.status = 'done'"
         rows = self.db.execute(query + " ORDER BY g.block, g.game", (tournament,)).fetchall()
         return [_game_row(row) for row in rows]
+
+    def game_replay_path(self, tournament: int, block: int, game: int) -> str | None:
+        """The stored replay path of one game (relative to the database's folder); None if no such game.
+
+        An empty string means the game kept no replay.
+        """
+        row = self.db.execute(
+            "SELECT replay FROM games WHERE tournament = ? AND block = ? AND game = ?",
+            (tournament, block, game),
+        ).fetchone()
+        return None if row is None else str(row["replay"] or "")
+
+    def game_counts(self) -> dict[int, int]:
+        """Stored games per tournament id."""
+        return dict(self.db.execute("SELECT tournament, COUNT(*) FROM games GROUP BY tournament").fetchall())
+
+    def progress(self, tournament: int) -> tuple[int, str | None]:
+        """(games stored, when the last one finished): what changes while a tournament runs."""
+        row = self.db.execute(
+            "SELECT COUNT(*), MAX(finished) FROM games WHERE tournament = ?", (tournament,)
+        ).fetchone()
+        return int(row[0]), row[1]

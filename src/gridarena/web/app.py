@@ -117,19 +117,16 @@ def game_replay(settings: Settings, tournament: int, block: int, game: int) -> P
     """The replay file of a stored game; only paths inside the database's replays folder count."""
     with settings.store() as store:
         store.tournament(tournament)
-        row = store.db.execute(
-            "SELECT replay FROM games WHERE tournament = ? AND block = ? AND game = ?",
-            (tournament, block, game),
-        ).fetchone()
+        stored = store.game_replay_path(tournament, block, game)
         folder = store.replay_dir(tournament).parent.resolve()
-    if row is None:
+    if stored is None:
         raise HTTPException(404, f"tournament {tournament} has no game {block}-{game}")
-    if not row["replay"]:
+    if not stored:
         raise HTTPException(404, f"game {block}-{game} of tournament {tournament} kept no replay")
     assert settings.db is not None
-    path = (settings.db.parent / str(row["replay"])).resolve()
+    path = (settings.db.parent / stored).resolve()
     if folder not in path.parents or not path.is_file():
-        raise HTTPException(404, f"the replay of game {block}-{game} is missing ({row['replay']})")
+        raise HTTPException(404, f"the replay of game {block}-{game} is missing ({stored})")
     return path
 
 
@@ -141,9 +138,7 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
     if settings.db is None:
         return []
     with settings.store() as store:
-        counts = dict(
-            store.db.execute("SELECT tournament, COUNT(*) FROM games GROUP BY tournament").fetchall()
-        )
+        counts = store.game_counts()
         return [
             {
                 "id": t.id,
@@ -187,10 +182,8 @@ def signature(settings: Settings, tournament: int) -> tuple[Any, ...]:
     """What changes when a game is stored or the status moves: the live page's trigger."""
     with settings.store() as store:
         status = store.tournament(tournament).status
-        row = store.db.execute(
-            "SELECT COUNT(*), MAX(finished) FROM games WHERE tournament = ?", (tournament,)
-        ).fetchone()
-    return (status, row[0], row[1])
+        games, last = store.progress(tournament)
+    return (status, games, last)
 
 
 # -- handlers -------------------------------------------------------------------------------------
