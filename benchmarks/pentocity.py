@@ -1,7 +1,7 @@
 """Pentocity: placement enumeration vectorised over the grid against a loop per cell, and whole games.
 
 Usage: ``python benchmarks/pentocity.py [--positions 8] [--repeat 5] [--seed 1]
-[--players best,group1,rowbyrow] [--games 3] [--sequencer random,g6,g9] [--only players]``
+[--players best,group1,rowbyrow] [--games 3] [--sequencer random,g6,g9] [--only players|enumeration|kernels]``
 
 Part 1 enumerates every valid (rotation, location) of a request on seeded mid-game lands, once with
 ``placement_mask`` (numpy shifts over whole grids) and once with the baseline: the rules' own check per
@@ -11,7 +11,11 @@ speed-up over the baseline measured in the same process. Part 2 times whole game
 ``--repeat``). Part 3 gives the seconds per game of each player (``--players``) on the first ``--games``
 seeds of the 2016 tournament, one table per sequencer of ``--sequencer`` (comma-separated): median
 wall-clock and CPU seconds per game, the mean score, and the time ratio against ``rowbyrow`` run in the
-same process. Nothing is compiled: no warm-up to exclude.
+same process. Nothing is compiled: no warm-up to exclude. Part 4 (``--only kernels``) times the
+numba kernels of ``games/pentocity/fast`` against their readable twins on the same positions: the
+learners' table of 10,001 placements (``placement_table``) against ``placement_mask_ref`` (numpy
+shifts), and g0's road to placements that need one (the kernel against ``ai.simple.shortest_road``);
+CPU time, medians; the first call (numba's compile or cache load) is printed on its own line.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +33,10 @@ from gridarena.bots.base import RandomBot
 from gridarena.core.bot import Bot
 from gridarena.core.play import GameRecord
 from gridarena.core.registry import make_bot
-from gridarena.games.pentocity.ai.simple import ExampleBot, RowByRowBot
+from gridarena.games.pentocity.ai.simple import ExampleBot, RowByRowBot, shortest_road
+from gridarena.games.pentocity.buildings import Shape
+from gridarena.games.pentocity.encoding import placement_mask_ref, placement_table
+from gridarena.games.pentocity.fast import shortest_road as fast_road
 from gridarena.games.pentocity.land import SIDE, Move, placement_mask
 from gridarena.games.pentocity.placement import Placement, resolve_move
 from gridarena.games.pentocity.reference import SEEDS_2016
@@ -77,12 +85,45 @@ def per_cell(state: PentocityState) -> Placements:
     return out
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
+def kernels_table(states: list[PentocityState], repeat: int) -> None:
+    """Part 4: the numba kernels against their readable twins, CPU time per call."""
+    start = time.process_time()
+    placement_table(states[0])
+    fast_road(states[0].land, ((25, 25),))
+    print(f"first call of the kernels (compile or cache load): {time.process_time() - start:.2f} s CPU")
+    roads: list[tuple[Any, Shape]] = []
+    for state in states:
+        assert np.array_equal(placement_table(state)[0], placement_mask_ref(state)), "the masks disagree"
+        mask, no_road = placement_table(state)
+        assert state.request is not None
+        for index in np.flatnonzero(mask & ~no_road)[1::50]:  # 0 is the rejection
+            rotation, corner = divmod(int(index) - 1, SIDE * SIDE)
+            shape = state.request.rotations()[rotation]
+            roads.append((state.land, tuple((i + corner // SIDE, j + corner % SIDE) for i, j in shape)))
+    assert all(fast_road(land, cells) == shortest_road(land, cells) for land, cells in roads)
+    rows = (
+        (
+            "placements: placement_mask_ref (numpy)",
+            lambda: [placement_mask_ref(s) for s in states],
+            len(states),
+        ),
+        ("placements: placement_table (numba)", lambda: [placement_table(s) for s in states], len(states)),
+        ("road: ai.simple.shortest_road", lambda: [shortest_road(*r) for r in roads], len(roads)),
+        ("road: fast.shortest_road (numba)", lambda: [fast_road(*r) for r in roads], len(roads)),
+    )
+    print(f"{'kernel':<42}{'calls':>7}{'median us/call (CPU)':>22}")
+    for name, fn, calls in rows:
+        print(f"{name:<42}{calls:>7}{median_time(fn, repeat, time.process_time) / calls * 1e6:>22.1f}")
+
+
+def median_time(
+    fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
 
 
@@ -127,8 +168,11 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=3, help="games per player (the first 2016 seeds)")
     parser.add_argument("--sequencer", default="random", help="comma-separated sequencers of part 3")
-    parser.add_argument("--only", choices=["enumeration", "players"], help="run one part only")
+    parser.add_argument("--only", choices=["enumeration", "players", "kernels"], help="run one part only")
     args = parser.parse_args()
+    if args.only == "kernels":
+        kernels_table(positions(args.positions, args.seed), args.repeat)
+        return
     if args.only != "enumeration":
         for sequencer in args.sequencer.split(","):
             players_table(args.players.split(","), sequencer, args.games)

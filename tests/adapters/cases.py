@@ -24,10 +24,6 @@ SPECS = {
 
 GAMES = available_games()
 
-#: Games whose random games through OpenSpiel's checker are too slow to play 20 times in every run
-#: (about 6 s each: random placements lay long roads); the slow suite plays all 20.
-SLOW_GAMES = {"pentocity"}
-
 SEEDS = range(20)
 
 

@@ -3,8 +3,7 @@
 PettingZoo's ``api_test`` and ``seed_test`` (games of two or more players), Gymnasium's ``check_env``
 (every game: a puzzle, Pentocity, or seat 0 against ``random``) and OpenSpiel's ``random_sim_test``
 (every game). The seeds reach the games through a wrapper that shifts the seed a checker asks for,
-so each seed is a different game. Random games of Pentocity through OpenSpiel take seconds each
-(random placements lay long roads): the fast suite plays one seed, ``-m slow`` all twenty.
+so each seed is a different game. Every checker plays all twenty seeds of every game in every run.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import pytest
 from gridarena.core.errors import SpecError
 from gridarena.core.registry import make
 
-from .cases import GAMES, SEEDS, SLOW_GAMES, spec_of
+from .cases import GAMES, SEEDS, spec_of
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the rl extra is not installed")
 gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is not installed")
@@ -93,10 +92,4 @@ def random_sims(name: str, seeds: range) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_openspiel_random_sim_test(name: str) -> None:
-    random_sims(name, SEEDS[:1] if name in SLOW_GAMES else SEEDS)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(SLOW_GAMES))
-def test_openspiel_random_sim_test_on_twenty_seeds(name: str) -> None:
     random_sims(name, SEEDS)

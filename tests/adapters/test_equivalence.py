@@ -203,3 +203,33 @@ def test_pentocity_mask_is_the_rules_verdict() -> None:
     legal, other = np.flatnonzero(mask), np.flatnonzero(mask == 0)
     for index in [*rng.choice(legal, 40), *rng.choice(other, 40)]:
         assert (state.illegal_reason(view.decode(state, int(index))) is None) == bool(mask[index])
+
+
+def test_pettingzoo_a_disqualified_player_leaves_and_the_next_step_pays_nothing() -> None:
+    """An illegal index disqualifies its ReversiXT player (it leaves through the dead step with the
+    return of its place); the game goes on and the next quiet step's rewards are all zero again."""
+    env = raw_env("reversixt")
+    env.reset(seed=2)
+    for _ in range(3):
+        observation = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    cheat = env.agent_selection
+    mask = env.observe(cheat)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert "illegal" in env.infos[cheat] and env.terminations[cheat]
+    assert env.rewards[cheat] == -1.0 and sum(env.rewards.values()) != 0.0
+    assert env.agent_selection == cheat and env.last()[1] == -1.0
+    env.step(None)
+    assert cheat not in env.agents and len(env.agents) == 2
+    mover = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(mover)["action_mask"])[0]))
+    assert set(env.rewards.values()) == {0.0} and env._cumulative_rewards[mover] == 0.0
+
+
+def test_a_mask_handed_out_is_the_callers_own() -> None:
+    """The view keeps one mask per position; writing into the copy a caller got changes nothing."""
+    view = make_view("isolation(width=5,height=5)")
+    pos = view.start(view.game.new_initial_state())
+    first = view.mask(pos)
+    first[:] = 0
+    assert int(view.mask(pos).sum()) == 25 and view.is_legal(pos, 12)

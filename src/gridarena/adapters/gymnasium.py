@@ -36,13 +36,13 @@ import numpy as np
 from gymnasium import spaces
 
 from gridarena.adapters.pictures import planes_picture
-from gridarena.adapters.views import Mask, Planes, Position, View, make_view
+from gridarena.adapters.views import Mask, Planes, Position, View, draw, make_view
 from gridarena.arena.runner import start_state
 from gridarena.core.bot import Bot
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError, SpecError
 from gridarena.core.registry import available_games, make, make_bot
-from gridarena.core.types import CHANCE, GameState, Player
+from gridarena.core.types import CHANCE, TERMINAL, GameState, Player
 
 SEED_LIMIT = 2**31
 """Game and bot seeds are drawn below this from the environment's generator."""
@@ -105,25 +105,29 @@ class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[Planes, SupportsFloat, bool, bool, dict[str, Any]]:
         """The agent's step, then the other seats' turns (and chance) until the agent is to move again."""
-        pos, index = self.position, int(action)
-        running = self.view.running_score
-        before = self.view.score(pos, self.seat) if running else 0.0
-        info: dict[str, Any] = {}
-        if index in self.view.legal(pos):
-            pos = self.view.apply(pos, index)
+        view, pos, index = self.view, self.position, int(action)
+        running = view.running_score
+        before = view.score(pos, self.seat) if running else 0.0
+        illegal = None
+        if view.is_legal(pos, index):
+            pos = view.apply(pos, index)
         else:
-            reason = self.view.illegal_reason(pos, index)
-            info["illegal"] = reason
-            pos = self.view.forfeit(pos, reason)
-        self.position = pos = self._others_play(pos)
-        over = self.view.is_terminal(pos)
+            illegal = view.illegal_reason(pos, index)
+            pos = view.forfeit(pos, illegal)
+        if pos.player != self.seat:
+            pos = self._others_play(pos)
+        self.position = pos
+        over = pos.player == TERMINAL
         # Without a running score, the score is 0 until the end (see View.running_score).
-        reward = self.view.score(pos, self.seat) - before if running or over else 0.0
-        return self._observation(), reward, over, False, {**self._info(), **info}
+        reward = view.score(pos, self.seat) - before if running or over else 0.0
+        info = self._info()
+        if illegal is not None:
+            info["illegal"] = illegal
+        return view.observation(pos, self.seat), reward, over, False, info
 
     def action_masks(self) -> Mask:
         """The legal actions of the agent now, as booleans (sb3-contrib's MaskablePPO reads this)."""
-        return self.view.mask(self.position).astype(bool)
+        return self.view.mask(self.position).view(np.bool_)  # a new array: 0/1 bytes are booleans
 
     def render(self) -> Any:
         """The state's text (``ansi``) or the planes painted (``rgb_array``)."""
@@ -143,20 +147,18 @@ class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.view.mask(self.position), "seat": self.seat}
-        outcome = self.state.outcome()
-        if outcome is not None:
-            info["outcome"] = outcome.to_json()
+        if self.view.is_terminal(self.position):
+            outcome = self.state.outcome()
+            if outcome is not None:
+                info["outcome"] = outcome.to_json()
         return info
 
     def _others_play(self, pos: Position) -> Position:
         """Chance and the bots' whole turns until the agent's seat is to move or the game is over."""
-        while not self.view.is_terminal(pos) and self.view.current_player(pos) != self.seat:
-            player = self.view.current_player(pos)
-            state = self.view.game_state(pos)
+        while pos.player != self.seat and pos.player != TERMINAL:
+            player, state = pos.player, self.view.game_state(pos)
             if player == CHANCE:
-                outcomes = state.chance_outcomes()
-                draw = int(self.np_random.choice(len(outcomes), p=[p for _, p in outcomes]))
-                pos = self.view.start(state.apply_action(outcomes[draw][0]))
+                pos = self.view.apply(pos, draw(self.np_random, state.chance_outcomes()))
                 continue
             try:
                 action = self.bots[player].act(state, TimeControl()).action

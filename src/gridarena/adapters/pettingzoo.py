@@ -35,10 +35,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from gridarena.adapters.pictures import planes_picture
-from gridarena.adapters.views import Position, View, make_view
+from gridarena.adapters.views import Position, View, draw, make_view
 from gridarena.core.errors import SpecError
 from gridarena.core.registry import make
-from gridarena.core.types import CHANCE, GameState
+from gridarena.core.types import CHANCE, TERMINAL, GameState
 
 SEED_LIMIT = 2**31
 
@@ -70,6 +70,7 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ign
         self.metadata = {**self.metadata, "name": f"gridarena_{self.game.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
+        self.seat_of = {a: p for p, a in enumerate(self.possible_agents)}
         rows, cols = self.view.shape
         planes = spaces.Box(0.0, 1.0, (len(self.view.plane_names), rows, cols), dtype=np.float32)
         mask = spaces.Box(0, 1, (self.view.num_actions,), dtype=np.int8)
@@ -103,54 +104,67 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ign
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(self.view.current_player(self.position))
+        self.agent_selection = self.possible_agents[self.position.player]
+        self._rewards_zero = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s planes and its mask (zeros unless it is to move)."""
-        seat = self.possible_agents.index(agent)
+        seat = self.seat_of[agent]
         pos = self.position
-        moving = agent == self.agent_selection and not self.terminations.get(agent, True)
-        mask = self.view.mask(pos) if moving and self.view.current_player(pos) == seat else None
+        moving = (
+            agent == self.agent_selection and pos.player == seat and not self.terminations.get(agent, True)
+        )
         return {
             "observation": self.view.observation(pos, seat),
-            "action_mask": mask if mask is not None else np.zeros(self.view.num_actions, dtype=np.int8),
+            "action_mask": self.view.mask(pos) if moving else np.zeros(self.view.num_actions, np.int8),
         }
 
     def step(self, action: int | None) -> None:
-        """The selected agent's step (``None`` for a dead agent, which then leaves)."""
+        """The selected agent's step (``None`` for a dead agent, which then leaves).
+
+        Unless the game ends, the mover forfeits or the view keeps a running score, no score moves: such
+        a quiet step zeroes the mover's cumulative reward (and the rewards of a step before that had
+        any), as PettingZoo's contract asks, and touches no other bookkeeping.
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        pos = self.position
-        seats = {a: self.possible_agents.index(a) for a in self.agents}
-        before = {a: self.view.score(pos, p) for a, p in seats.items()} if self.view.running_score else None
+        view, pos = self.view, self.position
+        before = {a: view.score(pos, self.seat_of[a]) for a in self.agents} if view.running_score else None
         index = -1 if action is None else int(action)
-        forfeit = index not in self.view.legal(pos)
+        forfeit = not view.is_legal(pos, index)
         if forfeit:
-            reason = self.view.illegal_reason(pos, index)
+            reason = view.illegal_reason(pos, index)
             self.infos[agent] = {**self.infos[agent], "illegal": reason}
-            pos = self.view.forfeit(pos, reason)
+            pos = view.forfeit(pos, reason)
         else:
-            pos = self.view.apply(pos, index)
-        self.position = pos = self._deal(pos)
+            pos = view.apply(pos, index)
+        if pos.player == CHANCE:
+            pos = self._deal(pos)
+        self.position = pos
         self._cumulative_rewards[agent] = 0.0
-        over = self.view.is_terminal(pos)
-        if before is not None or over or forfeit:  # else no score moved (see View.running_score)
-            for a, p in seats.items():
-                self.rewards[a] = self.view.score(pos, p) - (before[a] if before is not None else 0.0)
-        else:
-            self._clear_rewards()
+        over = pos.player == TERMINAL
+        if before is None and not over and not forfeit:  # the quiet step: no score moved
+            if not self._rewards_zero:
+                self._clear_rewards()
+                self._rewards_zero = True
+            self.agent_selection = self.possible_agents[pos.player]
+            return
+        for a in self.agents:
+            p = self.seat_of[a]
+            self.rewards[a] = view.score(pos, p) - (before[a] if before is not None else 0.0)
+        self._rewards_zero = False
         if over or forfeit:
-            for a, p in seats.items():
-                self.terminations[a] = over or self.view.has_left(pos, p)
+            for a in self.agents:
+                self.terminations[a] = over or view.has_left(pos, self.seat_of[a])
         if over:
             outcome = self.state.outcome()
             for a in self.agents:
                 self.infos[a] = {**self.infos[a], "outcome": None if outcome is None else outcome.to_json()}
         self._accumulate_rewards()
         if not over:
-            self.agent_selection = agent_name(self.view.current_player(pos))
+            self.agent_selection = self.possible_agents[pos.player]
         if over or forfeit:
             self._deads_step_first()
 
@@ -168,10 +182,8 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ign
 
     def _deal(self, pos: Position) -> Position:
         """Chance outcomes drawn with the environment's generator until a seat is to move."""
-        while not self.view.is_terminal(pos) and self.view.current_player(pos) == CHANCE:
-            outcomes = pos.now.chance_outcomes()
-            draw = int(self.np_random.choice(len(outcomes), p=[p for _, p in outcomes]))
-            pos = self.view.apply(pos, draw)
+        while pos.player == CHANCE:
+            pos = self.view.apply(pos, draw(self.np_random, pos.now.chance_outcomes()))
         return pos
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 import numpy as np
@@ -29,13 +28,17 @@ from numpy.typing import NDArray
 
 from gridarena.core.errors import GridArenaError, IllegalActionError
 from gridarena.core.registry import available_games, make
-from gridarena.core.types import CHANCE, Game, GameState, Player
+from gridarena.core.types import CHANCE, TERMINAL, Game, GameState, Player
 
 Planes = NDArray[np.float32]
 """Observation planes ``(channels, rows, cols)``, every value in [0, 1]."""
 
 Mask = NDArray[np.int8]
 """One entry per action index: 1 where the action is legal."""
+
+_SHORT: Final = 32
+"""Legal lists up to this long are written into a mask entry by entry (faster than an index array)
+and searched as lists (faster than making a set)."""
 
 
 class IllegalIndexError(IllegalActionError):
@@ -46,16 +49,27 @@ class NoViewError(GridArenaError):
     """A registered game without a view: every game must have one (a test holds the tables together)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
     """A learner's position: ``state`` the game's state, ``now`` the state the mover sees (inside a
-    turn of several steps; else ``state`` itself) and ``steps`` the turn's actions given so far."""
+    turn of several steps; else ``state`` itself), ``steps`` the turn's actions given so far and
+    ``player`` the seat to give the next step (``now.current_player()``, asked once).
 
-    state: GameState[Any]
-    now: GameState[Any]
-    steps: tuple[Any, ...] = ()
-    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    """The legal indices once computed (a step reads them for the mask and again to check the action)."""
+    Immutable (the attributes are ``Final``; a plain class with slots, made once per step, costs a
+    fifth of a frozen dataclass). ``memo`` only caches answers about the position that a step
+    reads more than once: the legal indices (for the mask and again to check the action).
+    """
+
+    __slots__ = ("memo", "now", "player", "state", "steps")
+
+    def __init__(self, state: GameState[Any], now: GameState[Any], steps: tuple[Any, ...] = ()) -> None:
+        self.state: Final = state
+        self.now: Final = now
+        self.steps: Final = steps
+        self.player: Final[Player] = now.current_player()
+        self.memo: Final[dict[str, Any]] = {}
+
+    def __repr__(self) -> str:
+        return f"Position(state={self.state!r}, now={self.now!r}, steps={self.steps!r})"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         return self  # immutable (the memo only caches answers): OpenSpiel's clone() shares it
@@ -96,19 +110,21 @@ class View:
 
     def current_player(self, pos: Position) -> Player:
         """The seat to give the next step, ``CHANCE`` or ``TERMINAL``."""
-        return pos.now.current_player()
+        return pos.player
 
     def is_terminal(self, pos: Position) -> bool:
-        """Whether the game is over."""
-        return pos.state.is_terminal()
+        """Whether the game is over (a turn in progress never is: a command that ends the game ends
+        the turn)."""
+        return pos.player == TERMINAL
 
     def legal(self, pos: Position) -> list[int]:
-        """The legal indices, ascending (chance outcomes at a chance node; empty at the end)."""
+        """The legal indices, ascending (chance outcomes at a chance node; empty at the end); made once
+        per position."""
         legal: list[int] | None = pos.memo.get("legal")
         if legal is None:
-            if pos.now.is_terminal():
+            if pos.player == TERMINAL:
                 legal = []
-            elif pos.now.current_player() == CHANCE:
+            elif pos.player == CHANCE:
                 legal = list(range(len(pos.now.chance_outcomes())))
             else:
                 legal = self.legal_indices(pos.now)
@@ -116,19 +132,36 @@ class View:
         return legal
 
     def mask(self, pos: Position) -> Mask:
-        """``legal(pos)`` as a mask over the whole action space."""
-        flags = bytearray(self.num_actions)
-        if not self.max_chance_outcomes or pos.now.current_player() != CHANCE:
-            for index in self.legal(pos):
-                flags[index] = 1
-        return np.frombuffer(flags, dtype=np.int8)
+        """``legal(pos)`` as a mask over the whole action space (all zeros at a chance node and at
+        the end); a new array each call, the caller's own. A short list is set entry by entry, a long
+        one in one indexed assignment (a view whose mask is its native form keeps it instead)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if pos.player >= 0:
+            legal = self.legal(pos)
+            if len(legal) <= _SHORT:
+                for index in legal:
+                    mask[index] = 1
+            else:
+                mask[np.array(legal, dtype=np.intp)] = 1
+        return mask
+
+    def is_legal(self, pos: Position, index: int) -> bool:
+        """Whether ``index`` may be applied in ``pos`` (a legal index, or a chance outcome's place);
+        a long legal list is searched as a set, made once per position."""
+        legal = self.legal(pos)
+        if len(legal) <= _SHORT:
+            return index in legal
+        found: frozenset[int] | None = pos.memo.get("legal set")
+        if found is None:
+            found = pos.memo["legal set"] = frozenset(legal)
+        return index in found
 
     def apply(self, pos: Position, index: int) -> Position:
         """The position after the legal ``index``; :class:`IllegalIndexError` when it is not legal."""
-        if index not in self.legal(pos):
+        if not self.is_legal(pos, index):
             raise IllegalIndexError(self.illegal_reason(pos, index))
         state = pos.now
-        if self.max_chance_outcomes and state.current_player() == CHANCE:
+        if pos.player == CHANCE:
             return self.start(state.child(state.chance_outcomes()[index][0]))
         return self.start(state.child(self.decode(state, index)))
 
@@ -236,10 +269,29 @@ def games_without_view() -> list[str]:
     return [name for name in available_games() if name not in VIEWS]
 
 
-def one_hot(values: NDArray[Any], codes: Sequence[int]) -> Planes:
-    """One plane per code: 1.0 where ``values`` equals it.
+def draw(rng: np.random.Generator, outcomes: Sequence[tuple[Any, float]]) -> int:
+    """The place of a chance outcome drawn with ``rng`` by the outcomes' probabilities; a single
+    outcome (Pentocity's request) is taken without a draw.
 
-    >>> one_hot(np.array([[0, 2], [1, 2]]), (2, 1)).tolist()
+    >>> draw(np.random.default_rng(0), [("request", 1.0)])
+    0
+    """
+    if len(outcomes) == 1:
+        return 0
+    return int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))
+
+
+def code_planes(codes: Sequence[int], ndim: int = 2) -> NDArray[np.int64]:
+    """``codes`` as a column that :func:`one_hot` compares a board of ``ndim`` dimensions with (made
+    once per view)."""
+    return np.array(codes, dtype=np.int64).reshape(-1, *(1,) * ndim)
+
+
+def one_hot(values: NDArray[Any], codes: NDArray[np.int64]) -> Planes:
+    """One plane per code of ``codes`` (a column from :func:`code_planes`): 1.0 where ``values``
+    equals it; one broadcast comparison.
+
+    >>> one_hot(np.array([[0, 2], [1, 2]]), code_planes((2, 1))).tolist()
     [[[0.0, 1.0], [0.0, 1.0]], [[0.0, 0.0], [1.0, 0.0]]]
     """
-    return np.stack([values == code for code in codes]).astype(np.float32)
+    return np.asarray(values == codes, dtype=np.float32)

@@ -20,23 +20,28 @@ placement, and it ends at the game's return (which is 0 after an invalid move, a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
-from gridarena.adapters.views import Mask, Planes, Position, View, one_hot
-from gridarena.core.types import CHANCE, Game, Player
+from gridarena.adapters.views import Mask, Planes, Position, View, code_planes
+from gridarena.core.types import Game, Player
 from gridarena.games.pentocity.buildings import Kind
 from gridarena.games.pentocity.encoding import (
     PLACEMENT_ACTIONS,
     REJECT,
     index_to_move,
     move_to_index,
-    placement_mask,
+    placement_table,
 )
 from gridarena.games.pentocity.land import SIDE, CellType, Move
 from gridarena.games.pentocity.placement import has_road_access
 from gridarena.games.pentocity.rules import PentocityState
+
+_PLACES: Final = ["reject"] + [
+    f"{row},{col} r{rotation}" for rotation in range(4) for row in range(SIDE) for col in range(SIDE)
+]
+"""The text of each index without its road (``row,col rotation``), made once."""
 
 
 class PentocityView(View):
@@ -53,46 +58,74 @@ class PentocityView(View):
 
     def __init__(self, game: Game[Any]) -> None:
         super().__init__(game)
+        self.cell_types = code_planes(tuple(CellType))
 
-    def legal_indices(self, state: Any) -> list[int]:
-        """The indices the encoding's mask allows."""
-        return [int(i) for i in np.flatnonzero(placement_mask(state))]
-
-    def mask(self, pos: Position) -> Mask:
-        if pos.now.current_player() == CHANCE or pos.now.is_terminal():
-            return np.zeros(self.num_actions, dtype=np.int8)
+    def cached_mask(self, pos: Position) -> Mask:
+        """The encoding's mask of valid placements (zeros at a chance node and at the end), made once
+        per position and kept with it, with which of them need no road (for ``apply`` and
+        ``index_text``): not to be written into."""
         mask: Mask | None = pos.memo.get("mask")
         if mask is None:
-            mask = pos.memo["mask"] = placement_mask(pos.now)  # type: ignore[arg-type]
-            pos.memo["legal"] = [int(i) for i in np.flatnonzero(mask)]
+            if pos.player != 0:
+                mask = np.zeros(self.num_actions, dtype=np.int8)
+            else:
+                mask, pos.memo["no road"] = placement_table(pos.now)  # type: ignore[arg-type]
+            pos.memo["mask"] = mask
         return mask
 
+    def mask(self, pos: Position) -> Mask:
+        """A copy of :meth:`cached_mask` (the caller's own)."""
+        return self.cached_mask(pos).copy()
+
     def legal(self, pos: Position) -> list[int]:
-        if pos.now.current_player() == CHANCE or pos.now.is_terminal():
+        """The mask's indices (a chance node's outcome, or none at the end)."""
+        if pos.player != 0:
             return super().legal(pos)
-        self.mask(pos)
-        legal: list[int] = pos.memo["legal"]
+        legal: list[int] | None = pos.memo.get("legal")
+        if legal is None:
+            legal = pos.memo["legal"] = np.flatnonzero(self.cached_mask(pos)).tolist()
         return legal
+
+    def is_legal(self, pos: Position, index: int) -> bool:
+        """The mask's entry (thousands of placements are legal: no list is searched)."""
+        if pos.player != 0:
+            return super().is_legal(pos, index)
+        return 0 <= index < self.num_actions and bool(self.cached_mask(pos)[index])
 
     def index_text(self, pos: Position, index: int) -> str:
         """``reject``, or ``row,col rotation`` with `` +road`` when the placement needs the shortest road
-        (named, not laid: listing every legal action must not search every road)."""
+        (named, not laid: a legal index reads the position's table, so OpenSpiel's listing of
+        thousands of them searches no road and tests no access)."""
         state = pos.now
-        if state.current_player() == CHANCE or index == REJECT:
+        if pos.player != 0 or index == REJECT or not 0 <= index < self.num_actions:
             return super().index_text(pos, index)
+        assert isinstance(state, PentocityState) and state.request is not None
+        roads: bytes | None = pos.memo.get("roads")
+        if roads is None:  # per index: 0 not legal, 1 legal as it is, 2 legal with a road
+            mask = self.cached_mask(pos)
+            roads = pos.memo["roads"] = (mask + (mask & ~pos.memo["no road"])).tobytes()
+        if roads[index]:
+            return _PLACES[index] if roads[index] == 1 else _PLACES[index] + " +road"
         rotation, corner = divmod(index - 1, SIDE * SIDE)
-        (row, col), request = divmod(corner, SIDE), state.request  # type: ignore[attr-defined]
-        road = ""
-        if request is not None and rotation < len(request.rotations()):
-            shape = request.rotations()[rotation]
-            road = "" if has_road_access(state.land, shape, (row, col), self.game.mode) else " +road"  # type: ignore[attr-defined]
-        return f"{row},{col} r{rotation}{road}"
+        rotations = state.request.rotations()
+        if rotation >= len(rotations):
+            return _PLACES[index]
+        access = has_road_access(state.land, rotations[rotation], divmod(corner, SIDE), state.pentocity.mode)
+        return _PLACES[index] if access else _PLACES[index] + " +road"
 
     def encode(self, state: Any, action: Move) -> int:
         return move_to_index(action)
 
     def decode(self, state: Any, index: int) -> Move:
         return index_to_move(state, index)
+
+    def apply(self, pos: Position, index: int) -> Position:
+        """The placement (with its road, the table saying whether it needs one), or the request."""
+        if pos.player != 0 or not self.is_legal(pos, index):
+            return super().apply(pos, index)
+        state = pos.now
+        move = index_to_move(state, index, bool(pos.memo["no road"][index]))  # type: ignore[arg-type]
+        return self.start(state.child(move))
 
     running_score = True
 
@@ -109,7 +142,7 @@ class PentocityView(View):
     def planes(self, state: PentocityState, player: Player) -> Planes:
         """Cell types, the request's rotations, factory or not."""
         out = np.zeros((len(self.plane_names), SIDE, SIDE), dtype=np.float32)
-        out[: len(CellType)] = one_hot(state.land, tuple(CellType))
+        np.equal(state.land, self.cell_types, out=out[: len(CellType)])
         if state.request is not None:
             for r, shape in enumerate(state.request.rotations()):
                 rows, cols = zip(*shape, strict=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gridarena.adapters.views import Planes, Position, View, one_hot
+from gridarena.adapters.views import Planes, Position, View, code_planes, one_hot
 from gridarena.core.types import Game, Player
 from gridarena.games.slidingpuzzle import PuzzleState
 from gridarena.games.slidingpuzzle.board import BLANK, WALL, Action
@@ -32,7 +32,7 @@ class SlidingPuzzleView(View):
         goal = game.goal  # type: ignore[attr-defined]
         self.shape = (goal.rows, goal.cols)
         self.num_actions = goal.rows * goal.cols * 4
-        self.codes = (*goal.tiles, BLANK, WALL)
+        self.codes = code_planes((*goal.tiles, BLANK, WALL), 1)
         self.plane_names = (*(f"tile {t}" for t in goal.tiles), "blank", "wall")
 
     def legal_indices(self, state: Any) -> list[int]:
@@ -60,4 +60,4 @@ class SlidingPuzzleView(View):
 
     def planes(self, state: PuzzleState, player: Player) -> Planes:
         """One plane per tile, then blanks and walls."""
-        return one_hot(np.array(state.board.cells).reshape(self.shape), self.codes)
+        return one_hot(np.array(state.board.cells), self.codes).reshape(-1, *self.shape)

@@ -95,6 +95,17 @@ def rotations_of(cells: Shape) -> tuple[Shape, ...]:
     return (cells, r1, _turn(cells, 2), _turn(cells, 3))
 
 
+def boundary(shape: Shape) -> Shape:
+    """Offsets next to ``shape`` but not in it (may be negative), sorted.
+
+    >>> boundary(((0, 0),))
+    ((-1, 0), (0, -1), (0, 1), (1, 0))
+    """
+    cells = set(shape)
+    out = {(i + di, j + dj) for i, j in shape for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))}
+    return tuple(sorted(out - cells))
+
+
 def java_hashset_order(cells: Sequence[Cell]) -> Shape:
     """The order in which a ``java.util.HashSet<Cell>`` filled with ``cells`` (in that order) iterates.
 

@@ -6,11 +6,14 @@ from ``PLACEMENT_ACTIONS`` = 10,001 integers:
 * ``REJECT`` (0): reject the request;
 * ``1 + rotation * 2500 + row * 50 + col``: the request in that rotation with the top-left corner of
   its bounding box on (row, col), plus the course example player's (g0's) shortest road to it when
-  it has no road access as it is (:func:`~gridarena.games.pentocity.ai.simple.shortest_road`). No water or
+  it has no road access as it is (:func:`~gridarena.games.pentocity.ai.simple.shortest_road`, run by
+  its kernel :func:`~gridarena.games.pentocity.fast.shortest_road`). No water or
   parks: the pond and field bonuses are out of this space's reach.
 
 An index is legal when its move is valid (:func:`placement_mask`): the building fits, and it has road
-access as it is or a road of EMPTY cells can reach it from the edge or the road network.
+access as it is or a road of EMPTY cells can reach it from the edge or the road network. The mask and
+the road come from numba kernels (:mod:`gridarena.games.pentocity.fast`), held by the tests to their
+readable twins (:func:`placement_mask_ref`, g0's own search in ``ai/simple.py``).
 
 >>> from gridarena.games.pentocity import Pentocity
 >>> state = Pentocity(sequencer="g6").new_initial_state(seed=1)
@@ -32,8 +35,9 @@ from numpy.typing import NDArray
 from scipy import ndimage
 
 from gridarena.core.errors import ActionParseError
-from gridarena.games.pentocity.ai.simple import boundary, shortest_road, window_all
-from gridarena.games.pentocity.buildings import Cell, Shape
+from gridarena.games.pentocity.ai.simple import window_all
+from gridarena.games.pentocity.buildings import Cell, Shape, boundary
+from gridarena.games.pentocity.fast import placement_grids, shortest_road
 from gridarena.games.pentocity.land import (
     EDGE,
     SIDE,
@@ -77,8 +81,11 @@ def move_to_index(move: Move) -> int:
     return placement_index(rotation, (i, j))
 
 
-def index_to_move(state: PentocityState, index: int) -> Move:
-    """The move of ``index`` for the pending request: with g0's shortest road when it needs one."""
+def index_to_move(state: PentocityState, index: int, no_road: bool | None = None) -> Move:
+    """The move of ``index`` for the pending request: with g0's shortest road when it needs one.
+
+    ``no_road`` is whether the move has road access as it is, when the caller knows it (from
+    :func:`placement_table`); else it is tested here."""
     if not 0 <= index < PLACEMENT_ACTIONS:
         raise ActionParseError(f"pentocity: placement index {index} is outside 0..{PLACEMENT_ACTIONS - 1}")
     if index == REJECT or state.request is None:
@@ -92,7 +99,9 @@ def index_to_move(state: PentocityState, index: int) -> Move:
     cells = tuple((i + location[0], j + location[1]) for i, j in shape)
     if not all(0 <= i < SIDE and 0 <= j < SIDE for i, j in cells):
         return Move.build(location, rotation)
-    if has_road_access(state.land, shape, location, state.pentocity.mode):
+    if no_road is None:
+        no_road = has_road_access(state.land, shape, location, state.pentocity.mode)
+    if no_road:
         return Move.build(location, rotation)
     road = shortest_road(state.land, cells)
     return Move.build(location, rotation, road or ())
@@ -110,8 +119,37 @@ def road_reach(land: Land) -> Mask:
     return np.asarray(reached[labels], dtype=bool)
 
 
+def placement_table(state: PentocityState) -> tuple[NDArray[np.int8], NDArray[np.bool_]]:
+    """``(mask, no_road)`` over the indices: the mask of valid moves (the rejection always is;
+    zeros off a decision) and, per index, whether its move needs no road (a valid placement with road
+    access as it is). One call of the numba kernels (:func:`~gridarena.games.pentocity.fast.placement_grids`)."""
+    mask = np.zeros(PLACEMENT_ACTIONS, dtype=np.int8)
+    no_road = np.zeros(PLACEMENT_ACTIONS, dtype=np.bool_)
+    if state.request is None or state.is_terminal():
+        return mask, no_road
+    mask[REJECT] = 1
+    rotations = state.request.rotations()
+    grids = (len(rotations), SIDE, SIDE)
+    end = 1 + len(rotations) * SIDE * SIDE
+    placement_grids(
+        state.land,
+        rotations,
+        state.request.kind,
+        state.pentocity.mode,
+        mask[1:end].reshape(grids),
+        no_road[1:end].reshape(grids),
+    )
+    return mask, no_road
+
+
 def placement_mask(state: PentocityState) -> NDArray[np.int8]:
     """1 for every index whose move is valid now (the rejection always is); zeros off a decision."""
+    return placement_table(state)[0]
+
+
+def placement_mask_ref(state: PentocityState) -> NDArray[np.int8]:
+    """The readable twin of :func:`placement_mask` (the tests' oracle): numpy shifts over whole grids,
+    rotation by rotation."""
     mask = np.zeros(PLACEMENT_ACTIONS, dtype=np.int8)
     if state.request is None or state.is_terminal():
         return mask

@@ -21,7 +21,7 @@ from scipy import ndimage
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import GameState
-from gridarena.games.pentocity.buildings import Cell, Kind, Shape
+from gridarena.games.pentocity.buildings import Cell, Kind, Shape, boundary
 from gridarena.games.pentocity.land import (
     SIDE,
     CellType,
@@ -48,17 +48,6 @@ def window_all(mask: Mask, shape: Shape) -> Mask:
     for di, dj in shape:
         out &= mask[di : di + SIDE - h, dj : dj + SIDE - w]
     return out
-
-
-def boundary(shape: Shape) -> Shape:
-    """Offsets next to ``shape`` but not in it (may be negative), sorted.
-
-    >>> boundary(((0, 0),))
-    ((-1, 0), (0, -1), (0, 1), (1, 0))
-    """
-    cells = set(shape)
-    out = {(i + di, j + dj) for i, j in shape for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))}
-    return tuple(sorted(out - cells))
 
 
 def road_distance(land: Land) -> NDArray[np.int32]:
