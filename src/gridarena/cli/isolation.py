@@ -42,14 +42,16 @@ from gridarena.core.specs import parse_spec
 from gridarena.core.types import JSON
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS
 from gridarena.games.isolation.aind.tournament import NUM_MATCHES, candidates, cpu_agents
-from gridarena.games.isolation.fast import MAX_CELLS
+from gridarena.games.isolation.fast import MAX_CELLS, Engine
 from gridarena.games.isolation.solve import (
+    BOOK_PLIES,
     SOLVE_PATH_BUDGET,
     SOLVE_PATH_MAX,
     SOLVE_TT_BITS,
     OpeningResult,
     ProofPlan,
     Solution,
+    book_lines,
     cell_text,
     job_name,
 )
@@ -103,6 +105,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     solve.add_argument("--show", action="store_true", help="print what is proved so far; solve nothing")
     solve.add_argument("--write", metavar="FILE", help="write the solution file once the board is decided")
+    solve.add_argument(
+        "--book-plies",
+        type=int,
+        default=BOOK_PLIES,
+        help=f"--write: the winner's moves in its won lines below this ply go in the file (default {BOOK_PLIES})",
+    )
     solve.add_argument(
         "--tt-bits",
         type=int,
@@ -324,9 +332,14 @@ def run_solve(args: argparse.Namespace) -> int:
         engine["path_budget"] = SOLVE_PATH_BUDGET
         command = f"gridarena isolation solve --board {width}x{height}" + " --all" * args.all
         command += f" --tt-bits {args.tt_bits}" * (args.tt_bits != SOLVE_TT_BITS)
-        Solution(width, height, plan.results.values(), {"engine": engine, "command": command}).write(
-            Path(args.write)
+        command += f" --book-plies {args.book_plies}" * (args.book_plies != BOOK_PLIES)
+        info: dict[str, JSON] = {"engine": engine, "command": command, "book_plies": args.book_plies}
+        solution = Solution(width, height, plan.results.values(), info)
+        solver = Engine(
+            width, height, tt_bits=args.tt_bits, path_max=SOLVE_PATH_MAX, path_budget=SOLVE_PATH_BUDGET
         )
+        solution.book = book_lines(solution, solver, args.book_plies)
+        solution.write(Path(args.write))
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -18,14 +18,34 @@ from gridarena.games.isolation.best import (
     make_best,
     proxy_depth,
 )
-from gridarena.games.isolation.fast import WIN, WON
+from gridarena.games.isolation.fast import WIN, WON, Engine
 from gridarena.games.isolation.rules import Isolation, State
+from gridarena.games.isolation.solve import canonical, shipped_solution
 
 
 def test_best_bot_meets_a_deadline() -> None:
     best = make_best(Isolation(), seed=2)
-    decision = best.act(State(7, 7).child(24), TimeControl.for_seconds(0.06))
-    assert decision.action in State(7, 7).child(24).legal_actions() and decision.info["depth"] >= 1
+    state = State(9, 9).child(40)  # no solution is shipped for 9x9
+    decision = best.act(state, TimeControl.for_seconds(0.06))
+    assert decision.action in state.legal_actions() and decision.info["depth"] >= 1
+
+
+def test_best_plays_the_solution_from_move_one() -> None:
+    """7x7 is a second-player win: best refutes every first move from the book, then proves its moves."""
+    best = make_best(Isolation(), seed=2)
+    solution = shipped_solution(7, 7)
+    assert solution is not None
+    for first in range(49):
+        state = State(7, 7).child(first)
+        decision = best.act(state, TimeControl.for_seconds(0.06))
+        assert decision.info["source"] == "book"
+        opening = canonical(7, 7, (first, decision.action))[0]
+        assert solution.plan.results[opening].winner == 1  # a stored refutation
+    engine = Engine(7, 7, tt_bits=18)
+    won = next(s for seed in range(100) if engine.prove(s := random_state(7, 7, 9, seed)).score > 0)
+    decision = best.act(won, TimeControl.for_seconds(10))
+    assert decision.info["source"] == "proof"  # past the book, the proof search finds a winning move
+    assert engine.prove(won.child(decision.action)).score < 0
 
 
 def test_best_player_finds_the_won_endgame() -> None:

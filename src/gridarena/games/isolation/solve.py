@@ -41,6 +41,8 @@ SOLVE_PATH_MAX: Final = 60
 SOLVE_PATH_BUDGET: Final = 200_000
 """Endgame limits of a solving worker: separated regions of up to 60 plies, 200,000 steps a path search."""
 FORMAT: Final = "gridarena-isolation-solution"
+BOOK_PLIES: Final = 8
+"""The solution file's book holds the winner's moves below this ply (where a proof may take longer than a move)."""
 
 
 class SolutionError(GridArenaError, ValueError):
@@ -107,6 +109,25 @@ def canonical(width: int, height: int, cells: tuple[Cell, ...]) -> tuple[tuple[C
     ((0,), (0, 6))
     """
     images = [(tuple(s[c] for c in cells), s) for s in symmetries(width, height)]
+    return min(images)
+
+
+PositionKey = tuple[int, int, int]
+"""A position up to symmetry: its blocked cells as a bit set and the two pieces' cells (-1 unplaced)."""
+
+
+def position_key(state: State) -> tuple[PositionKey, Symmetry]:
+    """The least image of a position under the board's symmetries, and the symmetry that gives it.
+
+    >>> a = position_key(State(7, 7).child(0).child(1).child(15))[0]
+    >>> a == position_key(State(7, 7).child(6).child(5).child(19))[0]  # the mirror image
+    True
+    """
+    images = []
+    for symmetry in symmetries(state.width, state.height):
+        blocked = sum(1 << symmetry[c] for c in range(state.width * state.height) if state.blocked >> c & 1)
+        loc0, loc1 = (-1 if loc is None else symmetry[loc] for loc in state.locs)
+        images.append(((blocked, loc0, loc1), symmetry))
     return min(images)
 
 
@@ -387,10 +408,12 @@ class Solution:
         height: int,
         results: Iterable[OpeningResult],
         info: Mapping[str, JSON] | None = None,
+        book: Mapping[PositionKey, Cell] | None = None,
     ) -> None:
         self.width, self.height = width, height
         self.plan = ProofPlan(width, height, results)
         self.info = dict(info or {})
+        self.book: dict[PositionKey, Cell] = dict(book or {})
         winner = self.plan.winner()
         if winner is None:
             raise SolutionError(
@@ -413,6 +436,7 @@ class Solution:
             **self.plan.summary(),
             **self.info,
             "tree": tree,
+            "book": [[*key, move] for key, move in sorted(self.book.items())],
             "results": [
                 r.to_json() for r in sorted(self.plan.results.values(), key=lambda r: (r.first, r.reply))
             ],
@@ -428,24 +452,35 @@ class Solution:
         try:
             width, height = (int(x) for x in str(data["board"]).split("x"))
             results = [OpeningResult.from_json(r) for r in data["results"]]
+            book = {(int(b), int(l0), int(l1)): int(move) for b, l0, l1, move in data.get("book", [])}
         except (KeyError, TypeError, ValueError) as exc:
             raise SolutionError(f"{where}: malformed solution ({exc})") from None
-        info = {k: v for k, v in data.items() if k in ("engine", "command")}
-        return cls(width, height, results, info)
+        info = {k: v for k, v in data.items() if k in ("engine", "command", "book_plies")}
+        return cls(width, height, results, info, book)
 
     def write(self, path: Path) -> None:
         """Write the file (indented, the results one per line)."""
         data = self.to_json()
         rows = data.pop("results")
-        assert isinstance(rows, list)
+        book = data.pop("book")
+        assert isinstance(rows, list) and isinstance(book, list)
         head = json.dumps(data, indent=1)[:-2]
-        body = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows)
-        path.write_text(f'{head},\n "results": [\n{body}\n ]\n}}\n', encoding="utf-8")
+
+        def lines(items: list[Any]) -> str:
+            return ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in items)
+
+        text = f'{head},\n "book": [\n{lines(book)}\n ],\n "results": [\n{lines(rows)}\n ]\n}}\n'
+        path.write_text(text, encoding="utf-8")
 
     def verdict(self, state: State) -> Verdict | None:
-        """The winner of a position of the first three plies (and a winning move when known), else None."""
-        if (state.width, state.height) != (self.width, self.height) or state.ply > 2:
+        """The winner of a position of the first three plies (and a winning move when known), or of a
+        position of the book (where the winner is to move, with its move), else None."""
+        if (state.width, state.height) != (self.width, self.height):
             return None
+        if state.ply > 2:
+            key, symmetry = position_key(state)
+            move = self.book.get(key)
+            return None if move is None else Verdict(state.ply % 2, inverse(symmetry)[move])
         placed = tuple(c for c in state.locs if c is not None)
         if state.ply == 0:
             first = self.winning_first_move()
@@ -466,6 +501,43 @@ class Solution:
         """A first move that wins (the least), if the first player wins."""
         won = [f for f in self.plan.firsts if self.plan.status(f) == "won"]
         return won[0] if won else None
+
+
+def book_lines(solution: Solution, engine: Engine, plies: int) -> dict[PositionKey, Cell]:
+    """The winner's move in every position of its won lines below ``plies``, past the solved openings.
+
+    From the empty board the winner plays the solution's move (then the engine's proof) and the
+    loser every legal move; positions are taken up to symmetry. ``best`` reads the book where its
+    own proof search might not finish within a move's time (the first plies of the knight moves).
+    """
+    book: dict[PositionKey, Cell] = {}
+    seen: set[PositionKey] = set()
+
+    def walk(state: State) -> None:
+        key = position_key(state)[0]
+        if state.ply >= plies or state.is_terminal() or key in seen:
+            return
+        seen.add(key)
+        if state.ply % 2 != solution.winner:
+            for move in state.legal_actions():
+                walk(state.child(move))
+            return
+        verdict = solution.verdict(state) if state.ply <= 2 else None
+        if verdict is not None and verdict.move is not None:
+            move = verdict.move
+        else:
+            engine.clear()
+            proof = engine.prove(state)
+            if proof.score <= 0:
+                raise SolutionError(
+                    f"isolation book: the winner does not win at ply {state.ply}: {state.to_json()}"
+                )
+            move = proof.move
+            book[key] = position_key(state)[1][move]
+        walk(state.child(move))
+
+    walk(State(solution.width, solution.height))
+    return book
 
 
 def solution_path(width: int, height: int) -> str:
