@@ -438,6 +438,17 @@ class Store:
         rows = self.db.execute("SELECT name, result FROM jobs WHERE batch = ? ORDER BY rowid", (batch,))
         return {name: json.loads(result) for name, result in rows}
 
+    def job_names(self, batch: str) -> list[str]:
+        """The names of a batch's stored jobs."""
+        return [row[0] for row in self.db.execute("SELECT name FROM jobs WHERE batch = ?", (batch,))]
+
+    def job_result(self, batch: str, name: str) -> Any:
+        """One stored job's result, or None."""
+        row = self.db.execute(
+            "SELECT result FROM jobs WHERE batch = ? AND name = ?", (batch, name)
+        ).fetchone()
+        return None if row is None else json.loads(row[0])
+
     def games(self, tournament: int, *, done_only: bool = True) -> list[dict[str, Any]]:
         """Game rows (JSON columns decoded), of ``done`` blocks only unless told otherwise."""
         query = "SELECT g.*, b.encounter, b.round FROM games g JOIN blocks b USING (tournament, block) WHERE g.tournament = ?"

@@ -30,11 +30,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from gridarena.arena.analysis import analysis_batch
 from gridarena.arena.replay import read_replay
 from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import available_bots, make
+from gridarena.web.analysis import bounded_analysis, stored_analysis
 from gridarena.web.frames import ReplayView, header_summary, view_of
 from gridarena.web.pages import page, viewer_page
 from gridarena.web.play import PLAYABLE, PlayError, PlaySession, Sessions
@@ -154,6 +156,9 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
     with settings.store() as store:
         report = build_report(store, tournament)
         games = store.games(tournament, done_only=False)
+        analysed = {
+            tuple(int(x) for x in name.split("-")) for name in store.job_names(analysis_batch(tournament))
+        }
     rows = [
         {
             "block": g["block"],
@@ -168,6 +173,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
             "plies": g["plies"],
             "finished": g["finished"],
             "url": f"/tournaments/{tournament}/games/{g['block']}/{g['game']}" if g["replay"] else None,
+            "analysed": (g["block"], g["game"]) in analysed,
         }
         for g in games
     ]
@@ -242,7 +248,13 @@ async def game_page(request: Request) -> HTMLResponse:
     path = await _threaded(game_replay, _settings(request), tid, block, game)
     view = await _threaded(view_file, path)
     base = f"/api/tournaments/{tid}/games/{block}/{game}"
-    payload = view.payload(kind="tournament", tournament=tid, frame_url=f"{base}/frames/", api=base)
+    payload = view.payload(
+        kind="tournament",
+        tournament=tid,
+        frame_url=f"{base}/frames/",
+        api=base,
+        analysis_url=f"{base}/analysis",
+    )
     return HTMLResponse(viewer_page(header_summary(view.replay.header), payload))
 
 
@@ -273,6 +285,7 @@ def _file_payload(settings: Settings, relative: str) -> tuple[ReplayView, dict[s
         path=relative,
         frame_url=f"/api/replays/frame?{query}&ply=",
         api=f"/api/replays/view?{query}",
+        analysis_url=f"/api/replays/analysis?{query}",
     )
     return view, payload
 
@@ -412,6 +425,25 @@ async def api_game_frame(request: Request) -> Response:
     view = await _threaded(view_file, await _threaded(game_replay, _settings(request), tid, block, game))
     ply = _ply(request, view, request.path_params["ply"])
     return _svg(await run_in_threadpool(view.frame, ply))
+
+
+def game_analysis(settings: Settings, tournament: int, block: int, game: int) -> dict[str, Any]:
+    """A stored game's analysis: the one ``gridarena analyze --db`` kept, else one made within bounds."""
+    with settings.store() as store:
+        stored = stored_analysis(store, tournament, block, game)
+    if stored is not None:
+        return {**stored, "source": "stored by gridarena analyze"}
+    return bounded_analysis(game_replay(settings, tournament, block, game))
+
+
+async def api_game_analysis(request: Request) -> JSONResponse:
+    tid, block, game = _int(request, "tid"), _int(request, "block"), _int(request, "game")
+    return JSONResponse(await _threaded(game_analysis, _settings(request), tid, block, game))
+
+
+async def api_replay_analysis(request: Request) -> JSONResponse:
+    path = await _threaded(replay_file, _settings(request), request.query_params.get("path", ""))
+    return JSONResponse(await _threaded(bounded_analysis, path))
 
 
 async def api_replays(request: Request) -> JSONResponse:
@@ -570,9 +602,11 @@ def create_app(
         Route("/api/tournaments/{tid:int}/events", api_events),
         Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}", api_game),
         Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}/frames/{ply}", api_game_frame),
+        Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}/analysis", api_game_analysis),
         Route("/api/replays", api_replays),
         Route("/api/replays/view", api_replay_view),
         Route("/api/replays/frame", api_replay_frame),
+        Route("/api/replays/analysis", api_replay_analysis),
         Route("/api/play", api_play_start, methods=["POST"]),
         Route("/api/play/{sid}", api_play_status),
         Route("/api/play/{sid}/move", api_play_move, methods=["POST"]),

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, Final
 
 from gridarena.core.analysis import Evaluation, Kind
 from gridarena.core.types import Game, GameState, Player
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
 from gridarena.games.slidingpuzzle.heuristics import make_heuristic
+from gridarena.games.slidingpuzzle.idastar import IdaStar
 from gridarena.games.slidingpuzzle.rules import (
     Action,
     Board,
@@ -32,7 +33,10 @@ from gridarena.games.slidingpuzzle.rules import (
     legal_slides,
     slide,
 )
-from gridarena.games.slidingpuzzle.solvers import make_solver, solve, solve_case
+from gridarena.games.slidingpuzzle.solvers import solve, solve_case
+
+ANALYSIS_MEMORY: Final = 64 << 20
+"""Bytes of the solver's transposition table (boards with two blanks or more): the analysis stays small."""
 
 
 class PuzzleAnalyser:
@@ -42,7 +46,7 @@ class PuzzleAnalyser:
 
     def __init__(self, goal: Board, seconds: float) -> None:
         self.goal, self.seconds = goal, seconds
-        self.solver = make_solver("idastar", make_heuristic(goal))
+        self.solver = IdaStar(make_heuristic(goal), memory=ANALYSIS_MEMORY)
         self._paths: dict[Board, tuple[Action, ...]] = {}
         # Load the compiled kernels now, so that the first position's time goes to its search.
         solve_case(self.solver, PuzzleCase(slide(goal, legal_slides(goal)[0]), goal))
