@@ -267,6 +267,7 @@ def test_every_7x7_result_reproduces() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 def test_7x7_refutations_hold_by_iterative_deepening() -> None:
     """The proof's ten refutations by the engine's other search, which also finds the distance (minutes each)."""
     solution = shipped_solution(7, 7)
