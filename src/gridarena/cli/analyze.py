@@ -26,11 +26,10 @@ from gridarena.arena.analysis import (
     analyze_replay,
     player_summary,
 )
-from gridarena.arena.backends import ALIASES, BACKENDS, make_backend
 from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.replay import read_replay
 from gridarena.arena.store import Store, database_path
-from gridarena.arena.tournament import cores
+from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
 from gridarena.cli.output import print_json, warn
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import JSON
@@ -62,11 +61,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", metavar="OUT", help="write the one-file viewer with the evaluation graph")
     parser.add_argument("--db", help="a results database: with --tournament, analyse its stored games")
     parser.add_argument("--tournament", type=int, help="the tournament of --db to analyse")
-    parser.add_argument("--concurrency", type=int, help="games analysed at once (default: every core)")
-    parser.add_argument(
-        "--backend", choices=[*BACKENDS, *ALIASES], default="process", help="where games are analysed (--db)"
-    )
-    parser.add_argument("--ray-address", help="Ray cluster to join (default: $RAY_ADDRESS, else a local one)")
+    add_job_options(parser, "games")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
@@ -159,7 +154,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             for index, g in enumerate(todo)
         ]
         if jobs:
-            backend = make_backend(args.backend, args.concurrency or cores(), args.ray_address)
+            backend = job_backend(args)
             finished = len(games) - len(todo)
 
             def progress(job: Job, result: JSON) -> None:
@@ -171,7 +166,8 @@ def run_tournament(args: argparse.Namespace) -> int:
                     )
 
             try:
-                run_jobs(backend, store, batch, iter(jobs), progress)
+                with StopOnTerminate():
+                    run_jobs(backend, store, batch, iter(jobs), progress)
             finally:
                 backend.close()
         analyses = list(store.job_results(batch).values())

@@ -24,7 +24,6 @@ import difflib
 import itertools
 import json
 import random
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,8 +31,9 @@ from pathlib import Path
 from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
 from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.store import Store
-from gridarena.arena.tournament import check_concurrency, cores, default_concurrency
+from gridarena.arena.tournament import check_concurrency, default_concurrency
 from gridarena.cli.aind import Arena, play_pairs, play_tournament
+from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS
@@ -117,14 +117,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=SOLVE_TT_BITS,
         help="2^N table entries per worker, 16 bytes each (default 24: 256 MB)",
     )
-    solve.add_argument("--concurrency", type=int, help="openings at once (default: every core)")
-    solve.add_argument(
-        "--backend",
-        choices=[*BACKENDS, *ALIASES],
-        default="process",
-        help="where openings are solved: process (a local pool), inline (this process) or ray",
-    )
-    solve.add_argument("--ray-address", help="Ray cluster to join (default: $RAY_ADDRESS, else a local one)")
+    add_job_options(solve, "openings")
     solve.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     solve.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     solve.set_defaults(isolation_handler=run_solve)
@@ -254,20 +247,6 @@ def solve_batch(width: int, height: int) -> str:
     return f"isolation-solve {width}x{height}"
 
 
-class _Terminate:
-    """SIGTERM (``timeout``, a scheduler) stops the solve as Ctrl-C does: workers killed, results kept."""
-
-    def __enter__(self) -> None:
-        self.previous = signal.signal(signal.SIGTERM, self._raise)
-
-    @staticmethod
-    def _raise(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGTERM, self.previous)
-
-
 def solve_openings(
     plan: ProofPlan, backend: Backend, store: Store, tt_bits: int, show: Callable[[str], None]
 ) -> None:
@@ -310,15 +289,14 @@ def run_solve(args: argparse.Namespace) -> int:
         known = [OpeningResult.from_json(r) for r in store.job_results(solve_batch(width, height)).values()]
         plan = ProofPlan(width, height, known, complete=args.all)
         if not args.show and not plan.done():
-            concurrency = args.concurrency or cores()
-            backend = make_backend(args.backend, concurrency, args.ray_address)
+            backend = job_backend(args)
 
             def show(line: str) -> None:
                 if not args.quiet:
                     print(line, file=sys.stderr, flush=True)
 
             try:
-                with _Terminate():
+                with StopOnTerminate():
                     solve_openings(plan, backend, store, args.tt_bits, show)
             finally:
                 backend.close()
