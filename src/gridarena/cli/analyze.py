@@ -29,6 +29,7 @@ from gridarena.arena.analysis import (
 from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.replay import read_replay
 from gridarena.arena.store import Store, database_path
+from gridarena.cli.help import examples
 from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
 from gridarena.cli.output import print_json, warn
 from gridarena.core.errors import GridArenaError
@@ -50,6 +51,12 @@ class AnalyzeUsageError(GridArenaError, ValueError):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The ``analyze`` options."""
+    parser.epilog = examples(
+        "gridarena analyze game.jsonl                       # every move's values and marks, per-player figures",
+        "gridarena analyze game.jsonl --time 3 --json       # more time per position; the analysis as JSON",
+        "gridarena analyze game.jsonl --html game.html      # the one-file viewer with the evaluation graph",
+        "gridarena analyze --db runs.sqlite --tournament 1  # every stored game, kept in the database",
+    )["epilog"]
     parser.add_argument("replay", nargs="?", help="a replay file (.jsonl, .json or .json.gz)")
     parser.add_argument(
         "--time",

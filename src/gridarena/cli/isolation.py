@@ -33,6 +33,7 @@ from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import check_concurrency, default_concurrency
 from gridarena.cli.aind import Arena, play_pairs, play_tournament
+from gridarena.cli.help import examples
 from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
@@ -92,7 +93,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     _common(pairs)
     pairs.set_defaults(isolation_handler=run_pairs)
     solve = commands.add_parser(
-        "solve", help="prove who wins from the empty board (resumable)", description=__doc__
+        "solve",
+        help="prove who wins from the empty board (resumable)",
+        description=__doc__,
+        **examples(
+            "gridarena isolation solve --board 5x5 --backend inline      # proves 5x5 in a second",
+            "gridarena isolation solve --board 7x7 --all                 # every 7x7 opening: a few CPU minutes",
+            "gridarena isolation solve --board 7x7 --show --json         # what is proved so far",
+            "gridarena isolation solve --board 7x7 --all --write solution-7x7.json",
+        ),
     )
     solve.add_argument("--board", default="7x7", help="WIDTHxHEIGHT (default 7x7)")
     solve.add_argument(
