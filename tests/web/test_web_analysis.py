@@ -83,3 +83,22 @@ def test_the_export_carries_the_graph_and_works_from_disk(server: Served, page: 
     assert sorted(set(points)) == list(range(len(states)))
     page.click("#eval-graph circle[data-ply='4']")
     assert_board_is_engine(page, states, 4)
+
+
+def test_one_analysis_at_a_time_and_answers_are_kept(server: Served) -> None:
+    from starlette.exceptions import HTTPException
+
+    from gridarena.web import analysis
+
+    path = replay_path(server, 2, 0, 0)
+    made = analysis.bounded_analysis(path)
+    assert analysis.bounded_analysis(path) is made  # kept: no second analysis
+    other = replay_path(server, 1, 1, 0)
+    with analysis._busy:
+        try:
+            analysis.bounded_analysis(other)
+        except HTTPException as exc:
+            assert exc.status_code == 503
+        else:
+            raise AssertionError("a second analysis ran while one was running")
+        assert analysis.bounded_analysis(path) is made  # a kept answer needs no turn

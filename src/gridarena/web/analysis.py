@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,7 +27,10 @@ WEB_SECONDS: Final = 4.0
 """Seconds of analysis one request may cause."""
 WEB_POSITION_SECONDS: Final = 0.25
 """Seconds per position at most (less for a long game, so that more of it fits the budget)."""
+KEEP: Final = 16
+"""Analyses kept in memory (per replay file version), oldest dropped first."""
 _busy = threading.Lock()
+_made: dict[tuple[str, int, int], dict[str, Any]] = {}
 
 
 def stored_analysis(store: Store, tournament: int, block: int, game: int) -> dict[str, Any] | None:
@@ -37,8 +39,7 @@ def stored_analysis(store: Store, tournament: int, block: int, game: int) -> dic
     return found if isinstance(found, dict) else None
 
 
-@lru_cache(maxsize=16)
-def _bounded(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+def _bounded(path: Path) -> dict[str, Any]:
     replay = read_replay(path, warn=lambda _: None)
     if not has_analyser(str(replay.header.get("game"))):
         raise HTTPException(404, f"no analyser for {replay.header.get('game')}")
@@ -52,11 +53,18 @@ def _bounded(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
 
 
 def bounded_analysis(path: Path) -> dict[str, Any]:
-    """The analysis of a replay file within the bounds above (503 while another one runs)."""
+    """The analysis of a replay file within the bounds above (503 while another one is being made)."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key in _made:
+        return _made[key]
     if not _busy.acquire(blocking=False):
         raise HTTPException(503, "another analysis is running; try again in a few seconds")
     try:
-        stat = path.stat()
-        return _bounded(str(path), stat.st_mtime_ns, stat.st_size)
+        made = _bounded(path)
     finally:
         _busy.release()
+    if len(_made) >= KEEP:
+        _made.pop(next(iter(_made)))
+    _made[key] = made
+    return made

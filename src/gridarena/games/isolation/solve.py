@@ -478,6 +478,8 @@ class Solution:
         if (state.width, state.height) != (self.width, self.height):
             return None
         if state.ply > 2:
+            if state.ply >= int(str(self.info.get("book_plies", BOOK_PLIES))):
+                return None
             key, symmetry = position_key(state)
             move = self.book.get(key)
             return None if move is None else Verdict(state.ply % 2, inverse(symmetry)[move])
