@@ -46,9 +46,9 @@ from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.store import Store
 from gridarena.cli.aind import Arena, play_pairs, win_interval
 from gridarena.games.isolation import fast
+from gridarena.games.isolation.ai.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state, samples
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock
-from gridarena.games.isolation.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 from gridarena.games.isolation.rules import State
 from gridarena.games.isolation.solve import SOLVE_TT_BITS, all_openings
 

@@ -259,6 +259,32 @@ def replay_start(game: Game[Any], header: Mapping[str, JSON]) -> GameState[Any]:
     return state
 
 
+def replay_turn(state: GameState[Any], turn: Mapping[str, JSON]) -> tuple[GameState[Any], Any]:
+    """The position after one stored ply, and its action: the ply's forfeits first (seats that left a game
+    that went on, :attr:`gridarena.core.play.Turn.forfeits`), then its action, checked.
+
+    Raises a :class:`~gridarena.core.errors.GridArenaError` saying what is wrong with the record.
+    """
+    forfeits = turn.get("forfeits") or []
+    seats = len(state.returns())
+    if not isinstance(forfeits, list):
+        raise GridArenaError(f"'forfeits' must be a list of [seat, termination, reason], not {forfeits!r}")
+    for entry in forfeits:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and isinstance(entry[0], int)
+            and 0 <= entry[0] < seats
+            and all(isinstance(text, str) for text in entry[1:])
+        ):
+            raise GridArenaError(
+                f"'forfeits' entry {entry!r}: expected [seat 0..{seats - 1}, termination, reason]"
+            )
+        state = state.forfeit(entry[0], entry[1], entry[2])
+    action = state.string_to_action(str(turn["action"]))
+    return state.apply_action(action), action
+
+
 @dataclass(slots=True)
 class Positions:
     """A replay's positions rebuilt with the engine: ``states[n]`` is the position after ``n`` plies, for
@@ -285,8 +311,7 @@ def replay_positions(replay: Replay) -> Positions:
         return Positions(game, [], [], "the initial state differs from the engine's; showing stored text")
     for turn in replay.turns:
         try:
-            action = state.string_to_action(str(turn["action"]))
-            state = state.apply_action(action)
+            state, action = replay_turn(state, turn)
         except GridArenaError as exc:
             problem = f"ply {turn.get('ply')}: the engine refuses {turn.get('action')!r} ({exc})"
             return Positions(game, states, actions, problem + "; later plies show stored text")

@@ -32,8 +32,8 @@ from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.reversixt.fast.engine import Engine, SearchResult
-from gridarena.games.reversixt.formats import ReversiMap
-from gridarena.games.reversixt.rules import Move, ReversiState
+from gridarena.games.reversixt.formats import Move, ReversiMap
+from gridarena.games.reversixt.rules import ReversiState
 
 MARGIN: Final = 0.03
 """Seconds kept back from the deadline: the clock is polled every few hundred nodes, and loading the

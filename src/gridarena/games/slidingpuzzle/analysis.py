@@ -22,18 +22,12 @@ from typing import Any, Final
 
 from gridarena.core.analysis import Evaluation, Kind
 from gridarena.core.types import Game, GameState, Player
+from gridarena.games.slidingpuzzle.ai.heuristics import make_heuristic
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar
+from gridarena.games.slidingpuzzle.ai.solvers import solve, solve_case
+from gridarena.games.slidingpuzzle.board import Action, Board, action_to_text, legal_slides, slide
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.heuristics import make_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar
-from gridarena.games.slidingpuzzle.rules import (
-    Action,
-    Board,
-    PuzzleState,
-    action_to_text,
-    legal_slides,
-    slide,
-)
-from gridarena.games.slidingpuzzle.solvers import solve, solve_case
+from gridarena.games.slidingpuzzle.rules import PuzzleState
 
 ANALYSIS_MEMORY: Final = 64 << 20
 """Bytes of the solver's transposition table (boards with two blanks or more): the analysis stays small."""
