@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from iso_states import minimax_ref, random_state
@@ -149,3 +150,23 @@ def test_best_nodes_plays_to_its_node_budget() -> None:
     moves = [make_bot(Isolation(), "best_nodes").act(state, TimeControl.for_seconds(60.0)) for _ in range(2)]
     assert moves[0].action == moves[1].action and moves[0].info["nodes"] <= BEST_NODES + 1_024
     assert make_bot(Isolation(), "best(nodes=5000)").act(state, TimeControl()).info["nodes"] <= 5_000 + 1_024
+
+
+@pytest.mark.slow
+def test_best_keeps_every_won_seat_on_7x7_from_move_one() -> None:
+    """As the second player (the won seat), best_nodes plays only winning moves against random first players."""
+    import random
+
+    best = make_bot(Isolation(), "best_nodes")
+    judge = Engine(7, 7, tt_bits=22)
+    rng = random.Random(7)
+    for _ in range(30):
+        state = State(7, 7)
+        while not state.is_terminal():
+            if state.ply % 2 == 0:
+                state = state.child(rng.choice(state.legal_actions()))
+                continue
+            move = best.act(state, TimeControl()).action
+            state = state.child(move)
+            judge.clear()
+            assert state.is_terminal() or judge.prove(state).score < 0, state  # the first player is lost
