@@ -34,7 +34,7 @@ from gridarena.arena.store import Store
 from gridarena.arena.tournament import check_concurrency, default_concurrency
 from gridarena.cli.aind import Arena, play_pairs, play_tournament
 from gridarena.cli.help import examples
-from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
+from gridarena.cli.jobs import Report, StopOnTerminate, add_job_options, job_backend, job_progress
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS
@@ -256,9 +256,7 @@ def solve_batch(width: int, height: int) -> str:
     return f"isolation-solve {width}x{height}"
 
 
-def solve_openings(
-    plan: ProofPlan, backend: Backend, store: Store, tt_bits: int, show: Callable[[str], None]
-) -> None:
+def solve_openings(plan: ProofPlan, backend: Backend, store: Store, tt_bits: int, report: Report) -> None:
     """Solve openings on ``backend`` until the plan is done, each stored as it comes."""
     batch = solve_batch(plan.width, plan.height)
     busy: set[tuple[int, int]] = set()
@@ -277,10 +275,11 @@ def solve_openings(
         busy.discard((solved.first, solved.reply))
         plan.add(solved)
         decided = sum(1 for f in plan.firsts if plan.status(f) is not None)
-        show(
+        report(
+            len(plan.results),
             f"{cell_text(solved.first, plan.width)} {cell_text(solved.reply, plan.width)}: "
             f"{('first', 'second')[solved.winner]} player wins ({solved.cpu:.1f} s CPU, {solved.nodes:,} nodes); "
-            f"{len(plan.results)} solved, {decided} of {len(plan.firsts)} first moves decided"
+            f"{len(plan.results)} solved, {decided} of {len(plan.firsts)} first moves decided",
         )
 
     while not plan.done():
@@ -299,14 +298,10 @@ def run_solve(args: argparse.Namespace) -> int:
         plan = ProofPlan(width, height, known, complete=args.all)
         if not args.show and not plan.done():
             backend = job_backend(args)
-
-            def show(line: str) -> None:
-                if not args.quiet:
-                    print(line, file=sys.stderr, flush=True)
-
+            total = plan.total() if args.all else None
             try:
-                with StopOnTerminate():
-                    solve_openings(plan, backend, store, args.tt_bits, show)
+                with StopOnTerminate(), job_progress(args.quiet, "openings", total) as report:
+                    solve_openings(plan, backend, store, args.tt_bits, report)
             finally:
                 backend.close()
     finally:

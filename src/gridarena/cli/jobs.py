@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
 from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
 from gridarena.arena.tournament import cores
+from gridarena.cli.output import err, progress_enabled
+
+Report = Callable[[int, str], None]
+"""``report(done, line)``: a job is back; ``done`` of the batch are stored, ``line`` says what it was."""
 
 
 def add_job_options(parser: argparse.ArgumentParser, what: str) -> None:
@@ -46,3 +55,20 @@ class StopOnTerminate:
 
     def __exit__(self, *exc: object) -> None:
         signal.signal(signal.SIGTERM, self.previous)
+
+
+@contextmanager
+def job_progress(quiet: bool, what: str, total: int | None) -> Iterator[Report]:
+    """A progress bar on an interactive stderr (``--quiet`` turns it off); a line per job otherwise."""
+    if progress_enabled(quiet):
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=err) as bar:
+            task = bar.add_task(what, total=total)
+            yield lambda done, line: bar.update(task, completed=done, description=f"{what} ({line})")
+        return
+
+    def lines(done: int, line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    yield lines
