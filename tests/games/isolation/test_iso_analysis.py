@@ -85,3 +85,24 @@ def test_two_player_graphs_show_the_first_players_view() -> None:
     assert sorted(points) == list(range(len(states)))
     for n, state in enumerate(states[:-1]):
         assert (points[n] > 0) == (mover_wins(state) == (n % 2 == 0))
+
+
+def test_a_search_cut_off_before_its_first_depth_is_no_result() -> None:
+    """Found on the viewer's graph: with almost no time, the search's starting score (-WIN, no depth
+    searched) was read as a proven loss in 0 plies."""
+    from gridarena.games.isolation.analysis import make_analyser
+
+    state = State(7, 7).child(25).child(23).child(16).child(30)  # past the book, not provable at once
+    value = make_analyser(make("isolation"), 1e-6).evaluate(state, state.ply % 2)
+    assert value is not None and not value.exact and value.text == "?"
+
+
+def test_with_little_time_the_exact_values_still_agree_with_each_other() -> None:
+    """No move turns a proven loss into a proven win, whatever the budget cut short."""
+    game = make("isolation")
+    for states in _games(7, 7, 3, seed=9):
+        actions = [states[i + 1].locs[i % 2] for i in range(len(states) - 1)]
+        analysis = analyze_positions(game, states, actions, ["a", "b"], seconds=0.005)
+        for p in analysis.plies:
+            if p.before.exact and p.after.exact:
+                assert not (p.before.value < 0 < p.after.value), p.ply

@@ -67,7 +67,7 @@ class IsolationAnalyser:
         self.engine.clear()
         search = self.engine.search(state, deadline=start + self.seconds)
         best = state.action_to_string(search.move) if search.depth else None
-        if search.proven and search.depth >= WIN - abs(search.score):
+        if search.depth and search.proven and search.depth >= WIN - abs(search.score):
             return result(search.score > 0, WIN - abs(search.score), best)
         if proof.depth:
             won = proof.score > 0

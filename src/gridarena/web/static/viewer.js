@@ -174,15 +174,18 @@ export class Viewer {
     const W = 640, H = 150, PAD = 8;
     const points = analysis.graph.flatMap((s) => s.points);
     let lo = -1, hi = 1;
-    if (analysis.kind !== "result") {
+    if (analysis.kind !== "result") { // distances from 0; scores around what was reached, so regrets show
       const values = points.map((p) => p[1]).filter(Number.isFinite);
-      lo = Math.min(0, ...values); hi = Math.max(1, ...values);
+      lo = analysis.kind === "distance" ? 0 : Math.min(...values) - 1;
+      hi = Math.max(lo + 1, ...values) + (analysis.kind === "distance" ? 0 : 1);
     }
     const x = (ply) => PAD + (W - 2 * PAD) * ply / Math.max(1, this.plies);
     const y = (v) => H - PAD - (H - 2 * PAD) * (Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo || 1);
     const svg = svgEl("svg", { id: "eval-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "evaluation graph", "data-kind": analysis.kind });
     svg.append(svgEl("rect", { x: 0, y: 0, width: W, height: H, class: "eval-bg" }));
     if (lo < 0 && hi > 0) svg.append(svgEl("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "eval-zero" }));
+    const label = (v, at) => { const t = svgEl("text", { x: PAD + 2, y: at, class: "eval-label" }); t.textContent = analysis.kind === "result" ? (v > 0 ? "+1" : "−1") : String(Math.round(v)); return t; };
+    svg.append(label(hi, PAD + 10), label(lo, H - PAD - 2));
     this.cursorLine = svgEl("line", { y1: PAD, y2: H - PAD, class: "eval-cursor" });
     svg.append(this.cursorLine);
     svg.addEventListener("click", (e) => {
