@@ -276,7 +276,8 @@ def solve_throughput(count: int, seed: int, workers: tuple[int, ...] = (1, 2)) -
     print(
         f"{'workers':>7} {'wall s':>8} {'openings/s':>10} {'CPU s (jobs)':>12} {'median s':>9} {'nodes/s':>12}"
     )
-    rates = {}
+    rates: dict[int, float] = {}
+    cpu_per: dict[int, float] = {}
 
     def job(first: int, reply: int, index: int) -> Job:
         payload: dict[str, Any] = {"width": 7, "height": 7, "first": first, "reply": reply}
@@ -304,6 +305,7 @@ def solve_throughput(count: int, seed: int, workers: tuple[int, ...] = (1, 2)) -
             backend.close()
             store.close()
         rates[n] = count / wall
+        cpu_per[n] = sum(cpu) / count
         print(
             f"{n:>7} {wall:>8.1f} {rates[n]:>10.2f} {sum(cpu):>12.1f} {statistics.median(cpu):>9.2f} "
             f"{nodes[0] / max(sum(cpu), 1e-9):>12,.0f}",
@@ -321,6 +323,12 @@ def solve_throughput(count: int, seed: int, workers: tuple[int, ...] = (1, 2)) -
     if len(workers) == 2:
         a, b = workers
         print(f"scaling {b} workers / {a}: {rates[b] / rates[a]:.2f}x; {_load()}")
+        # The workers share nothing but memory bandwidth: the CPU an opening takes on n workers against
+        # 1 shows what running them side by side costs, whatever other work the machine's cores carry.
+        print(
+            f"CPU per opening, {b} workers against {a}: {cpu_per[b] / cpu_per[a] - 1:+.1%} "
+            f"(so {b} free cores would give about {b * cpu_per[a] / cpu_per[b]:.2f}x)"
+        )
 
 
 def solve_openings(count: int, nodes: int, seed: int, cap: int) -> None:
