@@ -13,35 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import Served
+from webtools import Served, assert_clean, raw
 
 from gridarena.arena.store import Store
 from gridarena.cli.main import main
 from gridarena.core.errors import GridArenaError
 from gridarena.web import server as web_server
 from gridarena.web.server import check_host, is_loopback
-
-
-def raw(served: Served, method: str, path: str, body: bytes | None = None) -> tuple[int, str, str]:
-    """A request sent exactly as written (no client-side normalisation of ``..``)."""
-    host, port = urllib.parse.urlsplit(served.url).netloc.split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=30)
-    headers = {"content-type": "application/json"} if body is not None else {}
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    result = (
-        response.status,
-        response.getheader("content-type") or "",
-        response.read().decode("utf-8", "replace"),
-    )
-    connection.close()
-    return result
-
-
-def assert_clean(status: int, body: str, allowed: tuple[int, ...]) -> None:
-    assert status in allowed, f"status {status}: {body[:300]}"
-    assert "root:x:0:0" not in body and "Traceback" not in body and 'File "' not in body
-
 
 TRAVERSALS = [
     "/static/../../etc/passwd",

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from gridarena.core.params import Int, Param, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 
 
@@ -19,6 +21,10 @@ class Toy:
     num_players: int = field(default=2, init=False)
     enumerable_actions: bool = field(default=True, init=False)
     zero_sum: bool = field(default=True, init=False)
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {"start": Int(1, 100)}
+
+    def __post_init__(self) -> None:
+        check_params(self.name, self.PARAMETERS, self.params)
 
     @property
     def params(self) -> Mapping[str, JSON]:

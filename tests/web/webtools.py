@@ -5,14 +5,18 @@ browser download cannot work without network; `make test` installs the package).
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,12 +78,30 @@ class Served:
         return json.loads(body)
 
 
-def serve(db: Path, replays: Path, *extra: str) -> Served:
-    """Start `gridarena serve` on a free port and wait until it answers."""
+def _address_space_limit(limit: int | None) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that caps the child's address space at ``limit`` bytes (None: no cap)."""
+    if limit is None:
+        return None
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return cap
+
+
+def serve(db: Path, replays: Path, *extra: str, memory_cap: int | None = None) -> Served:
+    """Start `gridarena serve` on a free port and wait until it answers.
+
+    ``memory_cap`` caps the server's address space (bytes), so a test of a memory bomb fails with a
+    MemoryError on code that has the bug instead of taking the machine's memory.
+    """
     port = free_port()
     command = [sys.executable, "-m", "gridarena", "serve", "--db", str(db), "--replays", str(replays)]
     process = subprocess.Popen(
-        [*command, "--port", str(port), "--poll", "0.2", *extra], stderr=subprocess.PIPE, text=True
+        [*command, "--port", str(port), "--poll", "0.2", *extra],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_address_space_limit(memory_cap),
     )
     served = Served(f"http://127.0.0.1:{port}", db, replays, process)
     deadline = time.monotonic() + 30
@@ -102,6 +124,62 @@ def stop(served: Served) -> None:
     except subprocess.TimeoutExpired:
         served.process.kill()
         served.process.wait()
+
+
+def children(pid: int) -> dict[int, int]:
+    """Parent pid of every process on the machine (read from /proc: no ps, no psutil)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # ended while we looked
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return parents
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (children, their children, ...), from /proc."""
+    parents = children(pid)
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def memory_kib(pid: int) -> dict[str, int]:
+    """The process's resident set now (``VmRSS``) and at its peak (``VmHWM``), in KiB, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0])
+    return fields
+
+
+def raw(served: Served, method: str, path: str, body: bytes | None = None) -> tuple[int, str, str]:
+    """A request sent exactly as written (no client-side normalisation of ``..``)."""
+    host, port = urllib.parse.urlsplit(served.url).netloc.split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    headers = {"content-type": "application/json"} if body is not None else {}
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    result = (
+        response.status,
+        response.getheader("content-type") or "",
+        response.read().decode("utf-8", "replace"),
+    )
+    connection.close()
+    return result
+
+
+def assert_clean(status: int, body: str, allowed: tuple[int, ...]) -> None:
+    assert status in allowed, f"status {status}: {body[:300]}"
+    assert "root:x:0:0" not in body and "Traceback" not in body and 'File "' not in body
 
 
 def engine_states(path: Path) -> list[GameState[Any]]:

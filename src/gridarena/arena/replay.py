@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from gridarena import __version__
 from gridarena.core.errors import GridArenaError, ReplayFormatError
@@ -141,6 +141,9 @@ class ReplayWriter:
         self.close()
 
 
+TOO_DEEP: Final = "JSON nested too deeply (a replay nests a few levels)"
+
+
 def _check_header(path: Path, header: Any) -> dict[str, JSON]:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ReplayFormatError(str(path), 1, f'not a gridarena replay (no "format": "{FORMAT}" header)')
@@ -163,6 +166,8 @@ def _lines(path: Path, text: str, warn: Callable[[str], None]) -> Iterator[tuple
                 warn(f"{path}:{number}: dropped an incomplete last line")
                 return
             raise ReplayFormatError(str(path), number, f"invalid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise ReplayFormatError(str(path), number, TOO_DEEP) from None
         if not isinstance(record, dict):
             raise ReplayFormatError(str(path), number, "each line must be a JSON object")
         yield number, record
@@ -182,9 +187,17 @@ def read_replay(path: str | os.PathLike[str], *, warn: Callable[[str], None] = w
             document = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ReplayFormatError(str(path), exc.lineno, f"invalid JSON ({exc.msg})") from None
-        return Replay(
-            _check_header(path, document.get("header")), list(document["turns"]), document.get("result")
-        )
+        except RecursionError:
+            raise ReplayFormatError(str(path), 1, TOO_DEEP) from None
+        if not isinstance(document, dict) or not isinstance(document.get("turns"), list):
+            raise ReplayFormatError(str(path), 1, 'a replay document needs "header" and a list "turns"')
+        header = _check_header(path, document.get("header"))
+        for index, turn in enumerate(document["turns"]):
+            if not isinstance(turn, dict) or "ply" not in turn or "action" not in turn:
+                raise ReplayFormatError(
+                    str(path), 1, f"turn {index} is not an object with 'ply' and 'action'"
+                )
+        return _checked(path, Replay(header, document["turns"], document.get("result")))
     records = _lines(path, text, warn)
     first = next(records, None)
     if first is None:
@@ -201,6 +214,15 @@ def read_replay(path: str | os.PathLike[str], *, warn: Callable[[str], None] = w
             raise ReplayFormatError(
                 str(path), number, "expected a turn (with 'ply' and 'action') or a result"
             )
+    return _checked(path, replay)
+
+
+def _checked(path: Path, replay: Replay) -> Replay:
+    """``replay`` once its header names the game (checked after the lines, so a broken line is named first)."""
+    if not isinstance(replay.header.get("game"), str) or not isinstance(
+        replay.header.get("options", {}), dict
+    ):
+        raise ReplayFormatError(str(path), 1, 'the header needs "game" (a spec) and "options" (an object)')
     return replay
 
 

@@ -135,6 +135,16 @@ def _game_row(row: sqlite3.Row) -> dict[str, JSON]:
 
 
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+MAX_ROW_ID: Final = 2**63 - 1
+"""SQLite's largest integer: an id beyond it names no row (and the driver would raise OverflowError)."""
+
+
+def _cannot_write(path: Path | None, exc: sqlite3.Error) -> StoreError:
+    """The one-line error of a write SQLite refused (a read-only file or folder, a full disk, a lock)."""
+    message = f"{path or ':memory:'}: cannot write the database ({exc})"
+    if "readonly" in str(exc):
+        message += ": the file or its folder is read-only for this user; `gridarena serve` can still show it"
+    return StoreError(message)
 
 
 def _check_file(path: Path) -> None:
@@ -189,6 +199,9 @@ class Store:
             self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+        except sqlite3.OperationalError as exc:  # a read-only file or folder, a full disk, a lock
+            self.db.close()
+            raise _cannot_write(self.path, exc) from None
         except sqlite3.DatabaseError as exc:  # a damaged file passes the header check and fails here
             self.db.close()
             raise StoreError(f"{path}: not a usable gridarena database ({exc})") from None
@@ -208,14 +221,24 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; a write SQLite refuses is a StoreError."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _cannot_write(self.path, exc) from None
         try:
             yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
+        except BaseException as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                raise _cannot_write(self.path, exc) from None
             raise
-        self.db.execute("COMMIT")
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self.db.execute("ROLLBACK")
+            raise _cannot_write(self.path, exc) from None
 
     def schema_version(self) -> int:
         """``PRAGMA user_version``: the schema version of the file."""
@@ -311,6 +334,8 @@ class Store:
         if tournament is None:
             row = self.db.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
             return self._tournament(row, "in this database")
+        if not 0 <= tournament <= MAX_ROW_ID:
+            return self._tournament(None, f"with id {tournament}")
         row = self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament,)).fetchone()
         return self._tournament(row, f"with id {tournament}")
 
@@ -456,3 +481,25 @@ class Store:
             query += " AND b.status = 'done'"
         rows = self.db.execute(query + " ORDER BY g.block, g.game", (tournament,)).fetchall()
         return [_game_row(row) for row in rows]
+
+    def game_replay_path(self, tournament: int, block: int, game: int) -> str | None:
+        """The stored replay path of one game (relative to the database's folder); None if no such game.
+
+        An empty string means the game kept no replay.
+        """
+        row = self.db.execute(
+            "SELECT replay FROM games WHERE tournament = ? AND block = ? AND game = ?",
+            (tournament, block, game),
+        ).fetchone()
+        return None if row is None else str(row["replay"] or "")
+
+    def game_counts(self) -> dict[int, int]:
+        """Stored games per tournament id."""
+        return dict(self.db.execute("SELECT tournament, COUNT(*) FROM games GROUP BY tournament").fetchall())
+
+    def progress(self, tournament: int) -> tuple[int, str | None]:
+        """(games stored, when the last one finished): what changes while a tournament runs."""
+        row = self.db.execute(
+            "SELECT COUNT(*), MAX(finished) FROM games WHERE tournament = ?", (tournament,)
+        ).fetchone()
+        return int(row[0]), row[1]

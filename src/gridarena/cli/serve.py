@@ -47,7 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the database, then serve until Ctrl-C."""
     try:
-        from gridarena.web.app import LOOPBACK_NAMES, create_app
+        from gridarena.web.app import create_app
+        from gridarena.web.guard import LOOPBACK_NAMES
         from gridarena.web.server import DEFAULT_HOST, check_host, is_loopback, serve
     except ImportError as exc:
         raise GridArenaError(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -33,10 +34,19 @@ _busy = threading.Lock()
 _made: dict[tuple[str, int, int], dict[str, Any]] = {}
 
 
-def stored_analysis(store: Store, tournament: int, block: int, game: int) -> dict[str, Any] | None:
+def stored_analysis(
+    open_store: Callable[[], Store], tournament: int, block: int, game: int
+) -> dict[str, Any] | None:
     """The analysis ``gridarena analyze --db`` stored for a game, if any."""
-    found = store.job_result(analysis_batch(tournament), f"{block}-{game}")
-    return found if isinstance(found, dict) else None
+    with open_store() as store:
+        found = store.job_result(analysis_batch(tournament), f"{block}-{game}")
+    return {**found, "source": "stored by gridarena analyze"} if isinstance(found, dict) else None
+
+
+def analysed_games(store: Store, tournament: int) -> set[tuple[int, int]]:
+    """The (block, game) pairs of a tournament whose analysis is stored."""
+    names = store.job_names(analysis_batch(tournament))
+    return {(int(block), int(game)) for block, _, game in (name.partition("-") for name in names)}
 
 
 def _bounded(path: Path) -> dict[str, Any]:

@@ -30,19 +30,24 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from gridarena.arena.analysis import analysis_batch
 from gridarena.arena.replay import read_replay
 from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError
 from gridarena.core.errors import GridArenaError
-from gridarena.core.registry import available_bots, make
-from gridarena.web.analysis import bounded_analysis, stored_analysis
+from gridarena.core.registry import make_for_request, offered_bots, playable
+from gridarena.core.specs import parse_spec
+from gridarena.web.analysis import analysed_games, bounded_analysis, stored_analysis
 from gridarena.web.frames import ReplayView, header_summary, view_of
+from gridarena.web.guard import LOOPBACK_NAMES, Guard
 from gridarena.web.pages import page, viewer_page
-from gridarena.web.play import PLAYABLE, PlayError, PlaySession, Sessions
+from gridarena.web.play import PlayError, PlaySession, Sessions, hint_bot
 
 REPLAY_SUFFIXES: Final = (".jsonl", ".json", ".json.gz")
 MAX_LISTED: Final = 500
+MAX_FORM_FIELDS: Final = 20
+"""The most fields a play form or a play request may have."""
+MAX_ROW_ID: Final = 2**63 - 1
+"""SQLite's largest integer: a larger id names no row (a 404, not a 500 from the driver)."""
 
 
 @dataclass
@@ -81,11 +86,14 @@ def replay_file(settings: Settings, relative: str) -> Path:
     root = settings.replays.resolve()
     if not relative or relative.startswith(("/", "\\")) or "\x00" in relative:
         raise HTTPException(400, "a replay path is relative to the replays folder")
-    target = (root / relative).resolve()
-    if root not in target.parents:
-        raise HTTPException(400, "the path leaves the replays folder")
-    if not target.name.endswith(REPLAY_SUFFIXES) or not target.is_file():
-        raise HTTPException(404, f"no replay {relative}")
+    try:
+        target = (root / relative).resolve()
+        if root not in target.parents:
+            raise HTTPException(400, "the path leaves the replays folder")
+        if not target.name.endswith(REPLAY_SUFFIXES) or not target.is_file():
+            raise HTTPException(404, f"no replay {relative[:200]!r}")
+    except OSError:  # a name the file system refuses (too long, ...) names no replay
+        raise HTTPException(404, f"no replay {relative[:200]!r}") from None
     return target
 
 
@@ -110,19 +118,16 @@ def game_replay(settings: Settings, tournament: int, block: int, game: int) -> P
     """The replay file of a stored game; only paths inside the database's replays folder count."""
     with settings.store() as store:
         store.tournament(tournament)
-        row = store.db.execute(
-            "SELECT replay FROM games WHERE tournament = ? AND block = ? AND game = ?",
-            (tournament, block, game),
-        ).fetchone()
+        stored = store.game_replay_path(tournament, block, game)
         folder = store.replay_dir(tournament).parent.resolve()
-    if row is None:
+    if stored is None:
         raise HTTPException(404, f"tournament {tournament} has no game {block}-{game}")
-    if not row["replay"]:
+    if not stored:
         raise HTTPException(404, f"game {block}-{game} of tournament {tournament} kept no replay")
     assert settings.db is not None
-    path = (settings.db.parent / str(row["replay"])).resolve()
+    path = (settings.db.parent / stored).resolve()
     if folder not in path.parents or not path.is_file():
-        raise HTTPException(404, f"the replay of game {block}-{game} is missing ({row['replay']})")
+        raise HTTPException(404, f"the replay of game {block}-{game} is missing ({stored})")
     return path
 
 
@@ -134,9 +139,7 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
     if settings.db is None:
         return []
     with settings.store() as store:
-        counts = dict(
-            store.db.execute("SELECT tournament, COUNT(*) FROM games GROUP BY tournament").fetchall()
-        )
+        counts = store.game_counts()
         return [
             {
                 "id": t.id,
@@ -156,9 +159,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
     with settings.store() as store:
         report = build_report(store, tournament)
         games = store.games(tournament, done_only=False)
-        analysed = {
-            tuple(int(x) for x in name.split("-")) for name in store.job_names(analysis_batch(tournament))
-        }
+        analysed = analysed_games(store, tournament)
     rows = [
         {
             "block": g["block"],
@@ -184,10 +185,8 @@ def signature(settings: Settings, tournament: int) -> tuple[Any, ...]:
     """What changes when a game is stored or the status moves: the live page's trigger."""
     with settings.store() as store:
         status = store.tournament(tournament).status
-        row = store.db.execute(
-            "SELECT COUNT(*), MAX(finished) FROM games WHERE tournament = ?", (tournament,)
-        ).fetchone()
-    return (status, row[0], row[1])
+        games, last = store.progress(tournament)
+    return (status, games, last)
 
 
 # -- handlers -------------------------------------------------------------------------------------
@@ -200,6 +199,8 @@ def _settings(request: Request) -> Settings:
 
 def _int(request: Request, name: str) -> int:
     value: int = request.path_params[name]
+    if value > MAX_ROW_ID:
+        raise HTTPException(404, f"no {name} {value}: ids go up to {MAX_ROW_ID}")
     return value
 
 
@@ -248,13 +249,8 @@ async def game_page(request: Request) -> HTMLResponse:
     path = await _threaded(game_replay, _settings(request), tid, block, game)
     view = await _threaded(view_file, path)
     base = f"/api/tournaments/{tid}/games/{block}/{game}"
-    payload = view.payload(
-        kind="tournament",
-        tournament=tid,
-        frame_url=f"{base}/frames/",
-        api=base,
-        analysis_url=f"{base}/analysis",
-    )
+    urls = {"frame_url": f"{base}/frames/", "api": base, "analysis_url": f"{base}/analysis"}
+    payload = view.payload(kind="tournament", tournament=tid, **urls)
     return HTMLResponse(viewer_page(header_summary(view.replay.header), payload))
 
 
@@ -296,25 +292,32 @@ async def replay_view_page(request: Request) -> HTMLResponse:
 
 
 def _play_form(error: str = "") -> str:
-    games = "".join(f'<option value="{g}">{g}</option>' for g in PLAYABLE)
-    isolation_bots = "".join(
-        f'<option value="{b}"{" selected" if b == PLAYABLE["isolation"]["opponent"] else ""}>{b}</option>'
-        for b in available_bots("isolation")
-        if b not in ("human", "external", "policy")  # policy(file=...) reads a file: not from a browser
+    entries = playable()
+    games = "".join(f'<option value="{g}">{g}</option>' for g in entries)
+    opponents = "".join(
+        f'<optgroup label="{g}">'
+        + "".join(
+            f'<option value="{b}"{" selected" if b == entry.opponent else ""}>{b}</option>'
+            for b in offered_bots(g)
+        )
+        + "</optgroup>"
+        for g, entry in entries.items()
+        if entry.opponent is not None
     )
+    how = " ".join(f"{html.escape(g)}: {html.escape(e.how)}." for g, e in entries.items())
+    example = html.escape(next(iter(entries.values())).spec)
     return (
         "<h1>Play</h1>"
         + (f'<p class="error">{html.escape(error)}</p>' if error else "")
         + '<form class="play" id="play-form" method="post" action="/play">'
         f'<label for="game">game</label><select name="game" id="game">{games}</select>'
-        '<label for="spec">options</label><input name="spec" id="spec" placeholder="isolation(width=7,height=7)">'
-        f'<label for="opponent">Isolation opponent</label><select name="opponent" id="opponent">{isolation_bots}</select>'
+        f'<label for="spec">options</label><input name="spec" id="spec" placeholder="{example}">'
+        f'<label for="opponent">opponent</label><select name="opponent" id="opponent">{opponents}</select>'
         '<label for="seat">your seat</label><select name="seat" id="seat"><option value="0">first</option>'
         '<option value="1">second</option></select>'
         '<label for="seconds">bot seconds per move</label><input name="seconds" id="seconds" value="1">'
         '<span></span><button type="submit" id="start">start</button></form>'
-        '<p class="muted">Isolation: click a cell to enter it. Sliding puzzle: click a tile next to a blank; '
-        '"hint" asks the optimal solver for the next slide. Every game is stored as a replay.</p>'
+        f'<p class="muted">{how} Every game is stored as a replay.</p>'
     )
 
 
@@ -324,13 +327,14 @@ async def play_form(request: Request) -> HTMLResponse:
 
 def _start(settings: Settings, form: dict[str, str]) -> PlaySession:
     game_name = form.get("game", "")
-    if game_name not in PLAYABLE:
-        raise PlayError(f"the browser plays {', '.join(PLAYABLE)}, not {game_name!r}")
-    spec = form.get("spec", "").strip() or PLAYABLE[game_name]["spec"]
-    game = make(spec)
-    if game.name != game_name:
+    entry = playable().get(game_name)
+    if entry is None:
+        raise PlayError(f"the browser plays {', '.join(playable())}, not {game_name[:40]!r}")
+    spec = form.get("spec", "").strip() or entry.spec
+    if parse_spec(spec)[0] != game_name:  # before the game is made: its parameters are another game's
         raise PlayError(f"options {spec!r} are not a {game_name} spec")
-    opponent = form.get("opponent") or PLAYABLE[game_name]["opponent"] if game.num_players > 1 else None
+    game = make_for_request(spec)
+    opponent = form.get("opponent") or entry.opponent if game.num_players > 1 else None
     try:
         seat = int(form.get("seat", "0")) if game.num_players > 1 else 0
         seconds = float(form.get("seconds", "1") or 1)
@@ -346,7 +350,11 @@ def _start(settings: Settings, form: dict[str, str]) -> PlaySession:
 async def play_start(request: Request) -> Response:
     settings = _settings(request)
     # An url-encoded form read with the standard library (Starlette's form parser needs python-multipart).
-    fields = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"), max_num_fields=20)
+    text = (await request.body()).decode("utf-8", "replace")
+    try:
+        fields = urllib.parse.parse_qs(text, max_num_fields=MAX_FORM_FIELDS)
+    except ValueError:
+        return HTMLResponse(page("play", _play_form(f"at most {MAX_FORM_FIELDS} fields")), status_code=400)
     form = {k: v[-1] for k, v in fields.items()}
     try:
         session = await run_in_threadpool(_start, settings, form)
@@ -427,18 +435,11 @@ async def api_game_frame(request: Request) -> Response:
     return _svg(await run_in_threadpool(view.frame, ply))
 
 
-def game_analysis(settings: Settings, tournament: int, block: int, game: int) -> dict[str, Any]:
-    """A stored game's analysis: the one ``gridarena analyze --db`` kept, else one made within bounds."""
-    with settings.store() as store:
-        stored = stored_analysis(store, tournament, block, game)
-    if stored is not None:
-        return {**stored, "source": "stored by gridarena analyze"}
-    return bounded_analysis(game_replay(settings, tournament, block, game))
-
-
 async def api_game_analysis(request: Request) -> JSONResponse:
-    tid, block, game = _int(request, "tid"), _int(request, "block"), _int(request, "game")
-    return JSONResponse(await _threaded(game_analysis, _settings(request), tid, block, game))
+    settings, key = _settings(request), (_int(request, "tid"), _int(request, "block"), _int(request, "game"))
+    stored = await _threaded(stored_analysis, settings.store, *key)
+    path = None if stored else await _threaded(game_replay, settings, *key)
+    return JSONResponse(stored or await _threaded(bounded_analysis, path))
 
 
 async def api_replay_analysis(request: Request) -> JSONResponse:
@@ -463,12 +464,16 @@ async def api_replay_frame(request: Request) -> Response:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The body as a JSON object of at most :data:`MAX_FORM_FIELDS` fields whose values are text or numbers."""
     try:
-        data = await request.json()
-    except ValueError:
+        data = json.loads(await request.body())
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the JSON reader goes
         raise HTTPException(400, "the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the body must be a JSON object")
+    if not isinstance(data, dict) or len(data) > MAX_FORM_FIELDS:
+        raise HTTPException(400, f"the body must be a JSON object of at most {MAX_FORM_FIELDS} fields")
+    for key, value in data.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise HTTPException(400, f"field {key[:40]!r} must be text or a number")
     return data
 
 
@@ -493,7 +498,7 @@ async def api_play_move(request: Request) -> JSONResponse:
 
 async def api_play_hint(request: Request) -> JSONResponse:
     session = _session(request)
-    spec = PLAYABLE.get(session.game.name, {}).get("hint")
+    spec = hint_bot(session.game.name)
     if spec is None:
         raise HTTPException(404, f"no hints for {session.game.name}")
     return JSONResponse(await run_in_threadpool(session.hint, spec))
@@ -508,7 +513,9 @@ def _wants_json(request: Request) -> bool:
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _error(request, exc.status_code, str(exc.detail))
+    response = _error(request, exc.status_code, str(exc.detail))
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def gridarena_error(request: Request, exc: Exception) -> Response:
@@ -520,53 +527,11 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 def _error(request: Request, status: int, message: str) -> Response:
+    message = " ".join(message.splitlines())  # one line, whatever a request made the message echo
     if _wants_json(request):
         return JSONResponse({"error": message, "status": status}, status_code=status)
     body = f'<h1>{status}</h1><p class="error" id="error">{html.escape(message)}</p><p><a href="/">tournaments</a></p>'
     return HTMLResponse(page(f"error {status}", body), status_code=status)
-
-
-#: Sent with every answer: scripts and styles only from this server, no framing, no type sniffing.
-SECURITY_HEADERS: Final = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-        b"frame-ancestors 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-]
-LOOPBACK_NAMES: Final = ["127.0.0.1", "localhost", "::1", "[::1]"]
-
-
-class Guard:
-    """ASGI middleware: the security headers on every answer, and a 403 for a POST from another site
-    (a page elsewhere must not start games here through the browser of the person running the viewer)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope["headers"])
-        origin = headers.get(b"origin")
-        if scope["method"] == "POST" and origin is not None:
-            netloc = urllib.parse.urlsplit(origin.decode("latin-1")).netloc
-            if netloc != headers.get(b"host", b"").decode("latin-1"):
-                response = JSONResponse(
-                    {"error": "a request from another site", "status": 403}, status_code=403
-                )
-                await response(scope, receive, send)
-                return
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(

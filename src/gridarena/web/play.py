@@ -30,16 +30,17 @@ from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import UNTIMED, GameClock, game_clock
 from gridarena.core.play import GameRecord, Turn, play_game
-from gridarena.core.registry import has_renderer, make_bot, renderer
+from gridarena.core.registry import has_renderer, make_bot_for_request, playable, renderer
 from gridarena.core.types import JSON, Game, GameState, Player
 
-#: The games offered on the play page, with their default options and the bot that gives hints.
-PLAYABLE: Final[dict[str, dict[str, Any]]] = {
-    "isolation": {"spec": "isolation", "opponent": "greedy", "hint": "alphabeta(depth=3)"},
-    "slidingpuzzle": {"spec": "slidingpuzzle(rows=3,cols=3,scramble=30)", "opponent": None, "hint": "solver"},
-}
 MAX_SESSIONS: Final = 32
 RESIGN: Final = object()
+
+
+def hint_bot(game: str) -> str | None:
+    """The spec of the bot that gives hints in ``game`` on the play page (None: no hints)."""
+    entry = playable().get(game)
+    return None if entry is None else entry.hint
 
 
 class PlayError(GridArenaError):
@@ -122,7 +123,7 @@ class PlaySession:
     ) -> PlaySession:
         """Start a game (the bot moves at once if it has the first seat); raises on a bad bot spec."""
         seed = secrets.randbits(32) if seed is None else seed
-        others = [make_bot(game, opponent)] if game.num_players == 2 and opponent else []
+        others = [make_bot_for_request(game, opponent)] if game.num_players == 2 and opponent else []
         if len(others) + 1 != game.num_players:
             raise PlayError(f"{game.name} needs {game.num_players - 1} opponent(s) to play in the browser")
         if human not in range(game.num_players):
@@ -208,7 +209,7 @@ class PlaySession:
             except GridArenaError as exc:
                 raise PlayError(str(exc)) from None
             if reason is not None:
-                raise PlayError(f"{action}: {reason}")
+                raise PlayError(f"{action!r}: {reason}")
             plies = len(self.turns)
             assert self.seat is not None
             self._waiting = False
@@ -223,7 +224,7 @@ class PlaySession:
             state = self.state
         if state.is_terminal():
             raise PlayError("the game is over")
-        bot = make_bot(self.game, spec)
+        bot = make_bot_for_request(self.game, spec)
         bot.reset(self.game, state.current_player(), 0)
         decision = bot.act(state, TimeControl.for_seconds(seconds))
         action = (
@@ -262,7 +263,7 @@ class PlaySession:
                 "result": None if outcome is None or not self.over else outcome.to_json(),
                 "error": self.error,
                 "replay": self.replay.name,
-                "hint": PLAYABLE.get(self.game.name, {}).get("hint"),
+                "hint": hint_bot(self.game.name),
             }
 
 

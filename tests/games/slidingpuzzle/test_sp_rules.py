@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from gridarena.core.checker import check_game
 from gridarena.core.errors import ActionParseError, IllegalActionError
+from gridarena.core.params import ParamError
 from gridarena.games.slidingpuzzle.board import (
     DOWN,
     LEFT,
@@ -217,5 +218,5 @@ def test_state_json_round_trip_and_repr() -> None:
 
 
 def test_unknown_variant_is_refused() -> None:
-    with pytest.raises(BoardError, match="variant"):
+    with pytest.raises(ParamError, match="variant must be one of"):
         SlidingPuzzle(variant="broken")

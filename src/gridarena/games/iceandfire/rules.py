@@ -33,10 +33,12 @@ from functools import lru_cache
 from typing import ClassVar, Final, NamedTuple
 
 from gridarena.core.errors import IllegalActionError, StateFormatError
+from gridarena.core.params import Choice, Param, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.iceandfire import formats
 from gridarena.games.iceandfire.formats import (
     JAVA_INT_MAX,
+    RULES,
     Build,
     Command,
     Ignored,
@@ -45,7 +47,6 @@ from gridarena.games.iceandfire.formats import (
     Train,
     Turn,
     Wait,
-    check_rules,
     check_turn,
     parse_line,
     state_from_json,
@@ -53,7 +54,7 @@ from gridarena.games.iceandfire.formats import (
     turn_to_text,
     viewer_message,
 )
-from gridarena.games.iceandfire.mapgen import SIZE, check_league, generate
+from gridarena.games.iceandfire.mapgen import LEAGUES, SIZE, generate
 
 RED: Final = 0
 BLUE: Final = 1
@@ -235,10 +236,11 @@ class IceAndFire:
     num_players: int = field(default=2, init=False)
     enumerable_actions: bool = field(default=False, init=False)
     zero_sum: bool = field(default=True, init=False)
+    #: The parameters and their ranges (docs/iceandfire.md lists them).
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {"rules": Choice(RULES), "league": Choice(LEAGUES)}
 
     def __post_init__(self) -> None:
-        check_rules(self.rules)
-        check_league(self.league)
+        check_params(self.name, self.PARAMETERS, self.params)
 
     @property
     def params(self) -> Mapping[str, JSON]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
+from gridarena.core.errors import SpecError
+from gridarena.core.registry import check_keywords
 from gridarena.core.types import Game
 from gridarena.games.isolation.ai import heuristics
 from gridarena.games.isolation.ai.best import BEST_MARGIN_MS, BEST_NODES, BestBot, ImprovedDepthPlayer
@@ -65,7 +68,17 @@ def make_aind(
     source = agent_file(file)
     if score is not None:
         options["score_fn"] = source.find(score)
-    return AindBot(source.find(player)(**options), "aind", seed)
+        if not callable(options["score_fn"]):
+            raise SpecError(f"aind: score={score!r} is not a function of the agent file or its samples")
+    cls = source.find(player)
+    if not inspect.isclass(cls):
+        raise SpecError(f"aind: player={player!r} is not a class of the agent file or its samples")
+    check_keywords(player, cls, options, skip=0)
+    try:
+        built = cls(**options)
+    except (TypeError, ValueError) as exc:  # the player class is the agent file's code, not ours
+        raise SpecError(f"aind: {player}(...) cannot be built from these options: {exc}") from None
+    return AindBot(built, "aind", seed)
 
 
 def _preset(name: str, player: str, score: str) -> Callable[..., AindBot]:

@@ -14,9 +14,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TypeAlias
+from typing import ClassVar, TypeAlias
 
 from gridarena.core.errors import StateFormatError
+from gridarena.core.params import Int, Param, ParamError, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player, zero_sum_forfeit_returns
 from gridarena.games.isolation import formats
 
@@ -61,15 +62,13 @@ class Isolation:
     num_players: int = field(default=2, init=False)
     enumerable_actions: bool = field(default=True, init=False)
     zero_sum: bool = field(default=True, init=False)
+    #: The parameters and their ranges (docs/isolation.md lists them).
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {"width": Int(1, MAX_SIDE), "height": Int(1, MAX_SIDE)}
 
     def __post_init__(self) -> None:
-        for label, size in (("width", self.width), ("height", self.height)):
-            if not isinstance(size, int) or not 1 <= size <= MAX_SIDE:
-                raise StateFormatError(
-                    f"isolation: {label} must be an integer from 1 to {MAX_SIDE}, got {size!r}"
-                )
+        check_params(self.name, self.PARAMETERS, {"width": self.width, "height": self.height})
         if self.width * self.height < 2:
-            raise StateFormatError("isolation: the board needs at least 2 cells for the two placements")
+            raise ParamError("isolation: the board needs at least 2 cells for the two placements")
 
     @property
     def params(self) -> Mapping[str, JSON]:

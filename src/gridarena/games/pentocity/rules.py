@@ -25,7 +25,8 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 import numpy as np
 
-from gridarena.core.errors import ActionParseError, IllegalActionError, SpecError, StateFormatError
+from gridarena.core.errors import ActionParseError, IllegalActionError, StateFormatError
+from gridarena.core.params import Choice, Flag, Number, Param, check_params
 from gridarena.core.types import CHANCE, JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.pentocity.buildings import Building
 from gridarena.games.pentocity.formats import (
@@ -45,13 +46,15 @@ from gridarena.games.pentocity.land import (
     placement_mask,
 )
 from gridarena.games.pentocity.placement import InvalidMoveError, Placement, Violation, resolve_move
-from gridarena.games.pentocity.sequencers import Sequencer, sequencer_class, sequencer_from_json
+from gridarena.games.pentocity.sequencers import SEQUENCERS, Sequencer, sequencer_class, sequencer_from_json
 
 Action: TypeAlias = Move | Building
 """A player's :class:`Move`, or a chance outcome: the next request."""
 
 MAX_REJECTS: Final = 3
 ON_INVALID: Final = ("abort", "reject")
+MAX_CPU_TIME: Final = 86_400.0
+"""The largest per-game CPU budget (a day; None turns the budget off)."""
 
 
 class Pentocity:
@@ -69,6 +72,14 @@ class Pentocity:
     num_players: ClassVar[int] = 1
     enumerable_actions: ClassVar[bool] = False
     zero_sum: ClassVar[bool] = False
+    #: The parameters and their ranges (docs/pentocity.md lists them).
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {
+        "sequencer": Choice(tuple(SEQUENCERS)),
+        "mode": Choice(tuple(m.value for m in Mode)),
+        "on_invalid": Choice(ON_INVALID),
+        "check_requests": Flag(),
+        "cpu_time": Number(0, MAX_CPU_TIME, optional=True),
+    }
 
     def __init__(
         self,
@@ -78,15 +89,14 @@ class Pentocity:
         check_requests: bool = False,
         cpu_time: float | None = 300.0,
     ) -> None:
-        sequencer_class(sequencer)
-        if on_invalid not in ON_INVALID:
-            raise SpecError(f"pentocity: on_invalid must be one of {ON_INVALID}, got {on_invalid!r}")
-        if mode not in ("faithful", "statement"):
-            raise SpecError(f"pentocity: mode must be 'faithful' or 'statement', got {mode!r}")
+        if isinstance(sequencer, str):
+            sequencer_class(sequencer)  # an unknown name: UnknownNameError with the close ones
+        given = {"sequencer": sequencer, "mode": mode, "on_invalid": on_invalid, "cpu_time": cpu_time}
+        check_params(self.name, self.PARAMETERS, {**given, "check_requests": check_requests})
         self.sequencer = sequencer
         self.mode = Mode(mode)
         self.on_invalid = on_invalid
-        self.check_requests = bool(check_requests)
+        self.check_requests = check_requests
         self.cpu_time = None if cpu_time is None else float(cpu_time)
 
     def __repr__(self) -> str:

@@ -364,6 +364,8 @@ MAPS_DIR: Final = Path(__file__).parent / "maps"
 """The project's own maps, shipped in the package."""
 DEFAULT_MAP: Final = "sampler"
 """The map of ``make("reversixt")``: small, 3 players, every special field, transitions, bombs."""
+MAX_MAP_TEXT: Final = 16 * 1024 * 1024
+"""The longest map text a spec may give (a 1000 x 1000 map, the largest legal one, takes about 2 MB)."""
 
 
 class Move(NamedTuple):
@@ -398,8 +400,19 @@ def parse_move(text: str) -> Move:
     return Move(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
 
 
+def packaged_maps() -> list[str]:
+    """The names of the maps shipped in the package, sorted.
+
+    >>> packaged_maps()
+    ['mini', 'othello8', 'sampler']
+    """
+    return sorted(p.stem for p in MAPS_DIR.glob("*.map"))
+
+
 def resolve_map_path(spec: str) -> Path:
-    """A map parameter as a file: a path, or the name of one of the project's maps (``othello8``)."""
+    """A map parameter as a file: the name of one of the project's maps (``othello8``), or a path."""
+    if spec in packaged_maps():  # the packaged map, whatever the working folder holds
+        return MAPS_DIR / f"{spec}.map"
     path = Path(spec)
     if path.exists() or path.suffix in (".map", ".gz", ".txt") or "/" in spec:
         return path

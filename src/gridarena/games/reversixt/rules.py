@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from gridarena.core.errors import GridArenaError, StateFormatError
+from gridarena.core.params import FileOrName, Param, ParamError, Text, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.reversixt.capture import (
     candidate_cells,
@@ -43,12 +44,14 @@ from gridarena.games.reversixt.formats import (
     EXPANSION,
     HOLE,
     INVERSION,
+    MAX_MAP_TEXT,
     Move,
     ReversiMap,
     board_lines,
     cells_to_symbols,
     is_stone,
     map_name,
+    packaged_maps,
     parse_map,
     parse_move,
     read_map,
@@ -89,6 +92,11 @@ class ReversiXT:
     name: str = field(default="reversixt", init=False)
     enumerable_actions: bool = field(default=True, init=False)
     zero_sum: bool = field(default=False, init=False)
+    #: The parameters and their ranges (docs/reversixt.md lists them); ``parsed`` is for Python callers only.
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {
+        "map": FileOrName("map", packaged_maps),
+        "text": Text(MAX_MAP_TEXT),
+    }
 
     @cached_property
     def board(self) -> ReversiMap:
@@ -98,6 +106,9 @@ class ReversiXT:
         return read_map(resolve_map_path(self.map or DEFAULT_MAP))
 
     def __post_init__(self, parsed: ReversiMap | None) -> None:
+        check_params(self.name, self.PARAMETERS, {"map": self.map, "text": self.text})
+        if parsed is not None and not isinstance(parsed, ReversiMap):
+            raise ParamError(f"reversixt: parsed must be a ReversiMap, got {type(parsed).__name__}")
         if parsed is not None:  # keep the very map (and its name), even one read with strict=False
             self.__dict__["board"] = parsed
         _ = self.board  # a bad map fails here, where the game is made, with the map's own error

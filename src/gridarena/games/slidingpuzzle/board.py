@@ -32,6 +32,9 @@ BLANK: Final = 0
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 DELTAS: Final = ((-1, 0), (1, 0), (0, -1), (0, 1))
 DIRECTION_NAMES: Final = ("up", "down", "left", "right")
+MAX_SIDE: Final = 16
+"""The most rows and the most columns of a board (256 cells; the largest studied puzzles are 5x5)."""
+MAX_CELLS: Final = MAX_SIDE * MAX_SIDE
 
 
 class BoardError(StateFormatError):
@@ -79,20 +82,32 @@ class Board:
         return [list(self.cells[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows)]
 
 
+def size_problem(rows: int, cols: int) -> str | None:
+    """None if a board may have ``rows`` x ``cols`` cells, else a sentence saying the range.
+
+    >>> size_problem(100000, 100000)
+    'a board has 1 to 16 rows and 1 to 16 columns, not 100000x100000'
+    """
+    if 1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE:
+        return None
+    return f"a board has 1 to {MAX_SIDE} rows and 1 to {MAX_SIDE} columns, not {rows}x{cols}"
+
+
 def board_problem(rows: int, cols: int, cells: Sequence[int]) -> str | None:
     """None if the cells make a valid board, else a sentence saying what is wrong.
 
     >>> board_problem(2, 2, (1, 1, 0, 2))
     'tile 1 appears twice (cells 0 and 1)'
     """
-    if rows < 1 or cols < 1:
-        return f"a board needs at least one row and one column, not {rows}x{cols}"
+    size = size_problem(rows, cols)
+    if size is not None:
+        return size
     if len(cells) != rows * cols:
         return f"a {rows}x{cols} board has {rows * cols} cells, found {len(cells)}"
     seen: dict[int, int] = {}
     for c, v in enumerate(cells):
-        if v < WALL:
-            return f"cell {c} holds {v}; values are -1 (wall), 0 (blank) or a tile number"
+        if not WALL <= v <= rows * cols:
+            return f"cell {c} holds {v}; values are -1 (wall), 0 (blank) or a tile number up to {rows * cols}"
         if v > 0 and v in seen:
             return f"tile {v} appears twice (cells {seen[v]} and {c})"
         seen[v] = c
@@ -242,7 +257,13 @@ def goal_board(
     >>> goal_board(2, 2, blank_first=True).cells
     (0, 1, 2, 3)
     """
+    size = size_problem(rows, cols)
+    if size is not None:
+        raise BoardError(size)
     wall_set = set(walls)
+    off = sorted(c for c in wall_set if not 0 <= c < rows * cols)
+    if off:
+        raise BoardError(f"wall cell {off[0]} is off the {rows}x{cols} board (cells 0 to {rows * cols - 1})")
     movable = [c for c in range(rows * cols) if c not in wall_set]
     if not 1 <= blanks < len(movable) + 1:
         raise BoardError(f"{blanks} blanks do not fit the {len(movable)} movable cells of the board")

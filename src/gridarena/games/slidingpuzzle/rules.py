@@ -5,13 +5,17 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from gridarena.core.errors import StateFormatError
+from gridarena.core.params import Choice, Flag, Int, Ints, Param, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.slidingpuzzle import formats
 from gridarena.games.slidingpuzzle.board import (
     HOMEWORK_WALLS,
+    MAX_CELLS,
+    MAX_SIDE,
+    WALL,
     Action,
     Board,
     BoardError,
@@ -23,6 +27,11 @@ from gridarena.games.slidingpuzzle.board import (
     random_walk,
     slide,
 )
+
+MAX_SCRAMBLE: Final = 10_000
+"""The longest random walk that scrambles a start board."""
+MAX_MOVES: Final = 1_000_000
+"""The largest slide limit of a game."""
 
 
 class SlidingPuzzle:
@@ -44,6 +53,19 @@ class SlidingPuzzle:
     num_players = 1
     enumerable_actions = True
     zero_sum = False
+    #: The parameters and their ranges (docs/slidingpuzzle.md lists them), checked before a board is built.
+    PARAMETERS: ClassVar[Mapping[str, Param]] = {
+        "rows": Int(1, MAX_SIDE),
+        "cols": Int(1, MAX_SIDE),
+        "variant": Choice(("classic", "homework")),
+        "blanks": Int(1, MAX_CELLS),
+        "walls": Ints(MAX_CELLS, 0, MAX_CELLS - 1, optional=False),
+        "blank_first": Flag(),
+        "goal": Ints(MAX_CELLS, WALL, MAX_CELLS),
+        "start": Ints(MAX_CELLS, WALL, MAX_CELLS),
+        "scramble": Int(0, MAX_SCRAMBLE),
+        "max_moves": Int(0, MAX_MOVES),
+    }
 
     def __init__(
         self,
@@ -59,6 +81,9 @@ class SlidingPuzzle:
         scramble: int = 200,
         max_moves: int = 200,
     ) -> None:
+        given = {"rows": rows, "cols": cols, "variant": variant, "blanks": blanks, "walls": walls}
+        given |= {"blank_first": blank_first, "goal": goal, "start": start}
+        check_params(self.name, self.PARAMETERS, {**given, "scramble": scramble, "max_moves": max_moves})
         if variant == "homework":
             rows, cols, blanks, walls, blank_first = 4, 5, 2, HOMEWORK_WALLS, False
         elif variant != "classic":
@@ -69,8 +94,6 @@ class SlidingPuzzle:
             else goal_board(rows, cols, blanks=blanks, walls=walls, blank_first=blank_first)
         )
         self.start = Board(rows, cols, tuple(start)) if start is not None else None
-        if max_moves < 0 or scramble < 0:
-            raise BoardError("max_moves and scramble must not be negative")
         self.scramble, self.max_moves = scramble, max_moves
         self._params: dict[str, JSON] = {
             "rows": rows,
