@@ -11,19 +11,26 @@
 4. With ``--strength N``: N fair pairs that no machine load can change: the best agent with a
    node budget per move against AB_Improved on its own CPU clock (or its fixed-depth proxy),
    with and without trap play, and how often AB_Improved converts the wins best's search proves.
-5. With ``--solve N``: N seeded random 2-ply openings solved outright (the fast engine with a
-   2^24-entry table, no limit but ``--solve-nodes``), then a fair pair on each between the best
-   agent (node budget) and AB_Improved on its CPU clock: which seat wins with perfect play, and
-   what each agent made of the won and the lost seat. A few minutes of CPU per opening.
+5. The solver's throughput (``--only solve``): ``--throughput N`` seeded 7x7 2-ply openings proved
+   by ``gridarena isolation solve``'s job (the proof search, a 2^24-entry table per worker) on the
+   arena's local process pool with 1 and then 2 worker processes, in the same run; each pool is
+   warmed first (one job per worker: start-up, the table, the compiled kernels). Openings per
+   second of wall time and the ratio predict the scaling to more cores or machines.
+6. With ``--solve N``: N seeded random 2-ply openings solved by iterative deepening (the quickest
+   win: a 2^24-entry table, no limit but ``--solve-nodes``), then a fair pair on each between the
+   best agent (node budget) and AB_Improved on its CPU clock: which seat wins with perfect play,
+   and what each agent made of the won and the lost seat. A few minutes of CPU per opening.
 
     .venv/bin/python benchmarks/isolation.py [--positions 12] [--seconds 0.15] [--games 10] [--pairs 0]
     .venv/bin/python benchmarks/isolation.py --only strength --strength 50 --opponent cpu --trap on
+    .venv/bin/python benchmarks/isolation.py --only solve [--throughput 60]
     .venv/bin/python benchmarks/isolation.py --only solve --solve 30 --seed 1
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -34,7 +41,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from gridarena.arena.backends import make_backend
+from gridarena.arena.backends import ProcessBackend, make_backend
+from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.store import Store
 from gridarena.cli.aind import Arena, play_pairs, win_interval
 from gridarena.games.isolation import fast
@@ -42,6 +50,7 @@ from gridarena.games.isolation.ai.best import BEST_NODES, BestPlayer, ImprovedDe
 from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state, samples
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock
 from gridarena.games.isolation.rules import State
+from gridarena.games.isolation.solve import SOLVE_TT_BITS, all_openings
 
 #: AB_Improved for --strength, by --opponent: on its CPU clock, its fixed-depth proxy, or on the wall clock.
 OPPONENTS: dict[str, Callable[[], Any]] = {
@@ -256,8 +265,74 @@ def strength(count: int, nodes: int, seed: int, trap: bool, opponent: str = "cpu
     )
 
 
+def _load() -> str:
+    return "load average " + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def solve_throughput(count: int, seed: int, workers: tuple[int, ...] = (1, 2)) -> None:
+    """Part 5: openings proved per second on 1 and 2 worker processes of the arena's local pool."""
+    openings = random.Random(seed).sample(all_openings(7, 7), count)
+    print(f"solver throughput: {count} seeded 7x7 openings (2^{SOLVE_TT_BITS} table per worker); {_load()}")
+    print(
+        f"{'workers':>7} {'wall s':>8} {'openings/s':>10} {'CPU s (jobs)':>12} {'median s':>9} {'nodes/s':>12}"
+    )
+    rates: dict[int, float] = {}
+    cpu_per: dict[int, float] = {}
+
+    def job(first: int, reply: int, index: int) -> Job:
+        payload: dict[str, Any] = {"width": 7, "height": 7, "first": first, "reply": reply}
+        payload["tt_bits"] = SOLVE_TT_BITS
+        return Job("gridarena.games.isolation.solve:solve_job", f"{first},{reply}", payload, index)
+
+    for n in workers:
+        backend = ProcessBackend(n)
+        store = Store(":memory:")
+        cpu: list[float] = []
+        nodes = [0]
+
+        def record(job: Job, result: Any, cpu: list[float] = cpu, nodes: list[int] = nodes) -> None:
+            cpu.append(float(result["cpu"]))
+            nodes[0] += int(result["nodes"])
+
+        try:
+            run_jobs(backend, store, "warm-up", iter([job(0, 1, -k - 1) for k in range(n)]))
+            start = time.perf_counter()
+            run_jobs(
+                backend, store, "measured", iter([job(f, r, i) for i, (f, r) in enumerate(openings)]), record
+            )
+            wall = time.perf_counter() - start
+        finally:
+            backend.close()
+            store.close()
+        rates[n] = count / wall
+        cpu_per[n] = sum(cpu) / count
+        print(
+            f"{n:>7} {wall:>8.1f} {rates[n]:>10.2f} {sum(cpu):>12.1f} {statistics.median(cpu):>9.2f} "
+            f"{nodes[0] / max(sum(cpu), 1e-9):>12,.0f}",
+            flush=True,
+        )
+    table = fast.Engine(7, 7, tt_bits=SOLVE_TT_BITS)
+    clears = []
+    for _ in range(5):
+        start = time.process_time()
+        table.clear()
+        clears.append(time.process_time() - start)
+    print(
+        f"clearing a worker's table before each opening (not in the jobs' CPU): {statistics.median(clears):.3f} s"
+    )
+    if len(workers) == 2:
+        a, b = workers
+        print(f"scaling {b} workers / {a}: {rates[b] / rates[a]:.2f}x; {_load()}")
+        # The workers share nothing but memory bandwidth: the CPU an opening takes on n workers against
+        # 1 shows what running them side by side costs, whatever other work the machine's cores carry.
+        print(
+            f"CPU per opening, {b} workers against {a}: {cpu_per[b] / cpu_per[a] - 1:+.1%} "
+            f"(so {b} free cores would give about {b * cpu_per[a] / cpu_per[b]:.2f}x)"
+        )
+
+
 def solve_openings(count: int, nodes: int, seed: int, cap: int) -> None:
-    """Part 5: solved random openings, and a fair pair of best against AB_Improved on each."""
+    """Part 6: solved random openings, and a fair pair of best against AB_Improved on each."""
     rng = random.Random(seed)
     solver = fast.Engine(7, 7, tt_bits=24, path_max=60, path_budget=200_000)
     best = Watched(BestPlayer(nodes=nodes))
@@ -335,6 +410,7 @@ def main() -> None:
         "--opponent", choices=["cpu", "depth", "wall"], default="cpu", help="--strength: AB_Improved's clock"
     )
     parser.add_argument("--trap", choices=["both", "on", "off"], default="both", help="--strength: trap play")
+    parser.add_argument("--throughput", type=int, default=60, help="openings for the solver's throughput")
     parser.add_argument("--solve", type=int, default=0, help="random openings to solve and play (0: skip)")
     parser.add_argument(
         "--solve-nodes", type=int, default=20_000_000_000, help="--solve: node cap per opening (about 30 min)"
@@ -353,6 +429,8 @@ def main() -> None:
     if args.strength and args.only in (None, "strength"):
         for trap in {"both": (False, True), "on": (True,), "off": (False,)}[args.trap]:
             strength(args.strength, args.nodes, args.seed, trap, args.opponent)
+    if args.only == "solve":
+        solve_throughput(args.throughput, args.seed)
     if args.solve and args.only in (None, "solve"):
         solve_openings(args.solve, args.nodes, args.seed, args.solve_nodes)
 

@@ -1,6 +1,6 @@
 """Where games run (spec section 10): in this process, in local worker processes, or on Ray.
 
-Every backend takes :class:`~gridarena.arena.runner.GameTask` objects (plain data) from an iterator and
+Every backend takes :class:`~gridarena.arena.runner.GameTask` objects (plain data; or plain jobs, `jobs.py`) from an iterator and
 hands each JSON result to a ``sink`` as soon as it is back; the sink returns False to stop scheduling
 (SPRT decision, Ctrl-C), after which the games in flight still finish and are handed over.
 
@@ -23,12 +23,14 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
+from gridarena.arena.jobs import Job, is_job, run_job
 from gridarena.arena.runner import GameTask, forfeit_result, run_game_task, write_inline_replay
 from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import JSON, Player
 
 Result = dict[str, JSON]
+Task = GameTask | Job
 Sink = Callable[[Result], bool]
 BACKENDS: Final = ("process", "inline", "ray")
 ALIASES: Final = {"local": "process", "serial": "inline"}
@@ -49,11 +51,21 @@ class Backend(Protocol):
 
     inline_replays: bool
 
-    def run(self, tasks: Iterator[GameTask], sink: Sink) -> None: ...
+    def run(self, tasks: Iterator[Task], sink: Sink) -> None: ...
     def close(self) -> None: ...
 
 
-def aborted_result(task: GameTask, detail: str) -> Result:
+def decode_task(message: dict[str, JSON]) -> Task:
+    """A task sent to a worker: a game, or a plain job (``arena/jobs.py``)."""
+    return Job.from_json(message) if is_job(message) else GameTask.from_json(message)
+
+
+def run_task(task: Task, watcher: Any = None) -> Result:
+    """Play a game task or run a job, here."""
+    return run_job(task) if isinstance(task, Job) else run_game_task(task, watcher)
+
+
+def aborted_result(task: Task, detail: str) -> Result:
     """What a sink receives for a game the arena could not finish: not scored, its block is replayed."""
     return {
         "aborted": True,
@@ -69,10 +81,10 @@ class InlineBackend:
 
     inline_replays = False
 
-    def run(self, tasks: Iterator[GameTask], sink: Sink) -> None:
+    def run(self, tasks: Iterator[Task], sink: Sink) -> None:
         """Play each task in turn until the tasks run out or the sink says stop."""
         for task in tasks:
-            if not sink(run_game_task(task)):
+            if not sink(run_task(task)):
                 return
 
     def close(self) -> None:
@@ -108,9 +120,9 @@ def _worker_main(conn: multiprocessing.connection.Connection, shared: Any) -> No
         message = conn.recv()
         if message is None:
             return
-        task = GameTask.from_json(message)
+        task = decode_task(message)
         try:
-            result = run_game_task(task, _Heartbeat(shared, task.hard_limit()))
+            result = run_task(task, _Heartbeat(shared, task.hard_limit()))
         except Exception as exc:  # the arena failed, not a bot: the coordinator aborts the game
             result = {"error": "".join(traceback.format_exception(exc)).strip()}
         shared[_DEADLINE] = 0.0
@@ -124,7 +136,7 @@ class _Worker:
         self.process = context.Process(target=_worker_main, args=(child, self.shared), daemon=True)
         self.process.start()
         child.close()
-        self.task: GameTask | None = None
+        self.task: Task | None = None
         self.served = 0
 
     def stop(self, kill: bool = False) -> None:
@@ -168,7 +180,7 @@ class ProcessBackend:
         self.workers.remove(worker)
         worker.stop(kill=True)
 
-    def _lost(self, worker: _Worker, task: GameTask, pending: list[GameTask]) -> Result | None:
+    def _lost(self, worker: _Worker, task: Task, pending: list[Task]) -> Result | None:
         """A worker died: the thinking seat forfeits (crash); otherwise the game is retried or aborted."""
         code = worker.process.exitcode
         thinking = worker.shared[_DEADLINE] != 0.0
@@ -180,7 +192,7 @@ class ProcessBackend:
                 "see their error above; a script that starts a tournament needs an "
                 "`if __name__ == '__main__':` guard, since workers import it again"
             )
-        if thinking:
+        if thinking and isinstance(task, GameTask):
             seat = int(worker.shared[_SEAT])
             return forfeit_result(
                 task, seat, "crash", f"the worker died while it was thinking (exit code {code})"
@@ -199,7 +211,7 @@ class ProcessBackend:
         limit = task.hard_limit() or 0.0
         return forfeit_result(task, seat, "timeout", f"killed: no answer at ply {ply} after {limit:.2f} s")
 
-    def _collect(self, busy: list[_Worker], pending: list[GameTask]) -> list[Result]:
+    def _collect(self, busy: list[_Worker], pending: list[Task]) -> list[Result]:
         ready = multiprocessing.connection.wait([w.conn for w in busy], timeout=self.poll)
         results: list[Result] = []
         for worker in list(busy):
@@ -219,7 +231,7 @@ class ProcessBackend:
                         result = aborted_result(task, str(result["error"]))
             elif not worker.process.is_alive():
                 result = self._lost(worker, task, pending)
-            elif 0.0 < worker.shared[_DEADLINE] < time.monotonic():
+            elif 0.0 < worker.shared[_DEADLINE] < time.monotonic() and isinstance(task, GameTask):
                 result = self._overdue(worker, task)
             else:
                 continue
@@ -228,10 +240,10 @@ class ProcessBackend:
                 results.append(result)
         return results
 
-    def run(self, tasks: Iterator[GameTask], sink: Sink) -> None:
+    def run(self, tasks: Iterator[Task], sink: Sink) -> None:
         """Keep every worker busy; stream results to ``sink`` until done or told to stop."""
         busy: list[_Worker] = []
-        pending: list[GameTask] = []  # games to retry after their worker was lost
+        pending: list[Task] = []  # games to retry after their worker was lost
         stopped = exhausted = False
         try:
             while True:
@@ -268,7 +280,7 @@ class ProcessBackend:
 
 def _ray_play(task: dict[str, JSON]) -> Result:
     """The body of a Ray task: the same runner, with the replay returned inline."""
-    return run_game_task(GameTask.from_json(task))
+    return run_task(decode_task(task))
 
 
 class RayBackend:
@@ -297,10 +309,10 @@ class RayBackend:
                 ray.init(num_cpus=concurrency, **options)
         self.remote = ray.remote(num_cpus=1, max_retries=RETRIES)(_ray_play)
 
-    def run(self, tasks: Iterator[GameTask], sink: Sink) -> None:
+    def run(self, tasks: Iterator[Task], sink: Sink) -> None:
         """Submit up to ``concurrency`` games at a time; hand results over as they complete."""
         ray = self.ray
-        flying: dict[Any, GameTask] = {}
+        flying: dict[Any, Task] = {}
         scheduling = True
         while True:
             while scheduling and len(flying) < self.concurrency:

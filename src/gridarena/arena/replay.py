@@ -307,6 +307,44 @@ def replay_turn(state: GameState[Any], turn: Mapping[str, JSON]) -> tuple[GameSt
     return state.apply_action(action), action
 
 
+@dataclass(slots=True)
+class Positions:
+    """A replay's positions rebuilt with the engine: ``states[n]`` is the position after ``n`` plies, for
+    every ply the engine could follow (all of them unless :attr:`problem` says why not), and
+    ``actions[n]`` the action of ply ``n``. ``game`` is None when the engine cannot even start it."""
+
+    game: Game[Any] | None
+    states: list[GameState[Any]]
+    actions: list[Any]
+    problem: str | None
+
+
+def replay_positions(replay: Replay) -> Positions:
+    """Replay the stored actions with the engine, as far as it agrees with the stored positions."""
+    try:
+        game = replay_game(replay.header)
+        state = replay_start(game, replay.header)
+    except GridArenaError as exc:
+        return Positions(None, [], [], f"the engine cannot rebuild this game ({exc})")
+    states: list[GameState[Any]] = [state]
+    actions: list[Any] = []
+    stored = replay.header.get("initial_state")
+    if stored is not None and stored != state.to_text():
+        return Positions(game, [], [], "the initial state differs from the engine's; showing stored text")
+    for turn in replay.turns:
+        try:
+            state, action = replay_turn(state, turn)
+        except GridArenaError as exc:
+            problem = f"ply {turn.get('ply')}: the engine refuses {turn.get('action')!r} ({exc})"
+            return Positions(game, states, actions, problem + "; later plies show stored text")
+        if turn.get("state") is not None and turn["state"] != state.to_text():
+            problem = f"ply {turn.get('ply')}: the stored state differs from the engine's; later plies show stored text"
+            return Positions(game, states, actions, problem)
+        states.append(state)
+        actions.append(action)
+    return Positions(game, states, actions, None)
+
+
 def format_replay(replay: Replay) -> str:
     """The game move by move as text: header, each ply with its board, then the result."""
     header = replay.header

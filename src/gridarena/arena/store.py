@@ -10,7 +10,7 @@ Replays live beside the database: ``results.sqlite`` keeps them in ``results.rep
 
 >>> store = Store(":memory:")
 >>> store.schema_version()
-2
+3
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from gridarena import __version__
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import JSON
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 DEFAULT_DB: Final = "gridarena.sqlite"
 ENV_DB: Final = "GRIDARENA_DB"
 
@@ -55,6 +55,11 @@ MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
     ),
     # The final state's own figures (``GameState.result_info``: Pentocity's score and request counts).
     2: ("ALTER TABLE games ADD COLUMN info TEXT",),
+    # Results of plain jobs (arena/jobs.py): a solve's openings, a tournament's analyses; ``batch`` names the run.
+    3: (
+        """CREATE TABLE jobs (batch TEXT, name TEXT, payload TEXT, result TEXT, host TEXT, finished TEXT,
+           PRIMARY KEY (batch, name))""",
+    ),
 }
 
 
@@ -443,6 +448,31 @@ class Store:
                 "UPDATE blocks SET load_warning = 1 WHERE tournament = ? AND block = ?",
                 [(tournament, b) for b in blocks],
             )
+
+    # -- jobs -------------------------------------------------------------------------------------
+
+    def record_job(self, batch: str, name: str, payload: JSON, result: JSON, host: str) -> None:
+        """Store a finished job's result (a job already stored is kept: the first result stands)."""
+        finished = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        row = (batch, name, json.dumps(payload), json.dumps(result), host, finished)
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO jobs VALUES (?, ?, ?, ?, ?, ?)", row)
+
+    def job_results(self, batch: str) -> dict[str, Any]:
+        """The stored results of a batch of jobs by name, in the order they were stored."""
+        rows = self.db.execute("SELECT name, result FROM jobs WHERE batch = ? ORDER BY rowid", (batch,))
+        return {name: json.loads(result) for name, result in rows}
+
+    def job_names(self, batch: str) -> list[str]:
+        """The names of a batch's stored jobs."""
+        return [row[0] for row in self.db.execute("SELECT name FROM jobs WHERE batch = ?", (batch,))]
+
+    def job_result(self, batch: str, name: str) -> Any:
+        """One stored job's result, or None."""
+        row = self.db.execute(
+            "SELECT result FROM jobs WHERE batch = ? AND name = ?", (batch, name)
+        ).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def games(self, tournament: int, *, done_only: bool = True) -> list[dict[str, Any]]:
         """Game rows (JSON columns decoded), of ``done`` blocks only unless told otherwise."""

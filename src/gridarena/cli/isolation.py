@@ -9,28 +9,53 @@ gauntlet --opening 'random(plies=2)' ...``), stored in --db (default: in memory)
 ``--agents best_nodes ab_improved_depth --time-limit 60000`` plays the load-independent twins (best
 with a node budget, AB_Improved's fixed-depth proxy), whose result no machine load can change.
 Agents are bot specs of the registry (``gridarena games`` lists them).
+
+``gridarena isolation solve [--board 7x7] [--db FILE]`` proves who wins from the empty board: each
+2-ply opening (up to the board's symmetries) is a job on the arena's backends, stored in the
+database as it is solved, so a killed run goes on where it stopped when started again;
+``--all`` solves every opening, not only the proof; ``--show [--json]`` prints what is proved so
+far; ``--write FILE`` writes the solution file (the package ships ``solution-7x7.json``).
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-from gridarena.arena.backends import ALIASES, BACKENDS, make_backend
+from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
+from gridarena.arena.jobs import Job, run_jobs
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import check_concurrency, default_concurrency
 from gridarena.cli.aind import Arena, play_pairs, play_tournament
+from gridarena.cli.help import examples
+from gridarena.cli.jobs import Report, StopOnTerminate, add_job_options, job_backend, job_progress
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS
 from gridarena.core.registry import available_bots
 from gridarena.core.specs import parse_spec
+from gridarena.core.types import JSON
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS
 from gridarena.games.isolation.aind.tournament import NUM_MATCHES, candidates, cpu_agents
+from gridarena.games.isolation.fast import MAX_CELLS, Engine
+from gridarena.games.isolation.solve import (
+    BOOK_PLIES,
+    SOLVE_PATH_BUDGET,
+    SOLVE_PATH_MAX,
+    SOLVE_TT_BITS,
+    OpeningResult,
+    ProofPlan,
+    Solution,
+    book_lines,
+    cell_text,
+    job_name,
+)
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -67,6 +92,44 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     _common(pairs)
     pairs.set_defaults(isolation_handler=run_pairs)
+    solve = commands.add_parser(
+        "solve",
+        help="prove who wins from the empty board (resumable)",
+        description=__doc__,
+        **examples(
+            "gridarena isolation solve --board 5x5 --backend inline      # proves 5x5 in a second",
+            "gridarena isolation solve --board 7x7 --all                 # every 7x7 opening: a few CPU minutes",
+            "gridarena isolation solve --board 7x7 --show --json         # what is proved so far",
+            "gridarena isolation solve --board 7x7 --all --write solution-7x7.json",
+        ),
+    )
+    solve.add_argument("--board", default="7x7", help="WIDTHxHEIGHT (default 7x7)")
+    solve.add_argument(
+        "--db",
+        default="isolation-solve.sqlite",
+        help="where solved openings are kept (default isolation-solve.sqlite)",
+    )
+    solve.add_argument(
+        "--all", action="store_true", help="solve every opening, not only those the proof needs"
+    )
+    solve.add_argument("--show", action="store_true", help="print what is proved so far; solve nothing")
+    solve.add_argument("--write", metavar="FILE", help="write the solution file once the board is decided")
+    solve.add_argument(
+        "--book-plies",
+        type=int,
+        default=BOOK_PLIES,
+        help=f"--write: the winner's moves in its won lines below this ply go in the file (default {BOOK_PLIES})",
+    )
+    solve.add_argument(
+        "--tt-bits",
+        type=int,
+        default=SOLVE_TT_BITS,
+        help="2^N table entries per worker, 16 bytes each (default 24: 256 MB)",
+    )
+    add_job_options(solve, "openings")
+    solve.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
+    solve.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    solve.set_defaults(isolation_handler=run_solve)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -176,3 +239,108 @@ def run_pairs(args: argparse.Namespace) -> int:
         arena.backend.close()
     print(json.dumps(result.to_json(), indent=2) if args.json else result.summary())
     return 0
+
+
+def _board(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--board {text!r}: expected WIDTHxHEIGHT, such as 7x7") from None
+    if width < 2 or height < 2 or width * height > MAX_CELLS:
+        raise UsageError(f"--board {text}: each side at least 2, at most {MAX_CELLS} cells")
+    return width, height
+
+
+def solve_batch(width: int, height: int) -> str:
+    """The name under which a board's solved openings are stored."""
+    return f"isolation-solve {width}x{height}"
+
+
+def solve_openings(plan: ProofPlan, backend: Backend, store: Store, tt_bits: int, report: Report) -> None:
+    """Solve openings on ``backend`` until the plan is done, each stored as it comes."""
+    batch = solve_batch(plan.width, plan.height)
+    busy: set[tuple[int, int]] = set()
+    counter = itertools.count(1)
+
+    def jobs() -> Iterator[Job]:
+        while (opening := plan.next(busy)) is not None:
+            busy.add(opening)
+            payload: dict[str, JSON] = {"width": plan.width, "height": plan.height, "first": opening[0]}
+            payload.update(reply=opening[1], tt_bits=tt_bits)
+            yield Job("gridarena.games.isolation.solve:solve_job", job_name(*opening), payload, next(counter))
+
+    def stored(job: Job, result: JSON) -> None:
+        assert isinstance(result, dict)
+        solved = OpeningResult.from_json(result)
+        busy.discard((solved.first, solved.reply))
+        plan.add(solved)
+        decided = sum(1 for f in plan.firsts if plan.status(f) is not None)
+        report(
+            len(plan.results),
+            f"{cell_text(solved.first, plan.width)} {cell_text(solved.reply, plan.width)}: "
+            f"{('first', 'second')[solved.winner]} player wins ({solved.cpu:.1f} s CPU, {solved.nodes:,} nodes); "
+            f"{len(plan.results)} solved, {decided} of {len(plan.firsts)} first moves decided",
+        )
+
+    while not plan.done():
+        if run_jobs(backend, store, batch, jobs(), stored) == 0:
+            break
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Prove (or go on proving) the board; print what is proved; write the solution file if asked."""
+    width, height = _board(args.board)
+    if not 10 <= args.tt_bits <= 30:
+        raise UsageError(f"--tt-bits must be 10 to 30, got {args.tt_bits}")
+    store = Store(args.db)
+    try:
+        known = [OpeningResult.from_json(r) for r in store.job_results(solve_batch(width, height)).values()]
+        plan = ProofPlan(width, height, known, complete=args.all)
+        if not args.show and not plan.done():
+            backend = job_backend(args)
+            total = plan.total() if args.all else None
+            try:
+                with StopOnTerminate(), job_progress(args.quiet, "openings", total) as report:
+                    solve_openings(plan, backend, store, args.tt_bits, report)
+            finally:
+                backend.close()
+    finally:
+        store.close()
+    summary = plan.summary()
+    if args.write:
+        if plan.winner() is None or not all(plan.status(f) for f in plan.firsts):
+            raise UsageError(f"--write: {args.board} is not solved yet ({len(plan.results)} openings stored)")
+        engine: dict[str, JSON] = {"tt_bits": args.tt_bits, "path_max": SOLVE_PATH_MAX}
+        engine["path_budget"] = SOLVE_PATH_BUDGET
+        command = f"gridarena isolation solve --board {width}x{height}" + " --all" * args.all
+        command += f" --tt-bits {args.tt_bits}" * (args.tt_bits != SOLVE_TT_BITS)
+        command += f" --book-plies {args.book_plies}" * (args.book_plies != BOOK_PLIES)
+        info: dict[str, JSON] = {"engine": engine, "command": command, "book_plies": args.book_plies}
+        solution = Solution(width, height, plan.results.values(), info)
+        solver = Engine(
+            width, height, tt_bits=args.tt_bits, path_max=SOLVE_PATH_MAX, path_budget=SOLVE_PATH_BUDGET
+        )
+        solution.book = book_lines(solution, solver, args.book_plies)
+        solution.write(Path(args.write))
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(_summary_text(plan))
+    return 0
+
+
+def _summary_text(plan: ProofPlan) -> str:
+    winner = plan.winner()
+    figures = plan.summary()["figures"]
+    assert isinstance(figures, dict)
+    head = f"{plan.width}x{plan.height}: " + (
+        "not decided yet" if winner is None else f"the {('first', 'second')[winner]} player wins"
+    )
+    lines = [f"{head}; {len(plan.results)} of {plan.total()} openings solved"]
+    for first in plan.firsts:
+        refutation = plan.refutation(first)
+        status = plan.status(first) or "open"
+        why = f", refuted by {cell_text(refutation.reply, plan.width)}" if refutation else ""
+        lines.append(f"  first move {cell_text(first, plan.width)}: {status}{why}")
+    lines.append(f"CPU {figures.get('cpu_seconds')} s, {figures.get('nodes'):,} nodes")
+    return "\n".join(lines)

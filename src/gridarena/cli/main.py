@@ -53,7 +53,13 @@ COMMANDS: dict[str, Command] = {
         "gridarena.cli.serve",
         "web viewer: results, replays of every game, live tournaments, play against bots",
     ),
-    "isolation": Command("gridarena.cli.isolation", "Isolation: AIND tournament and fair head-to-head pairs"),
+    "isolation": Command(
+        "gridarena.cli.isolation", "Isolation: AIND tournament, fair head-to-head pairs, the solved board"
+    ),
+    "analyze": Command(
+        "gridarena.cli.analyze",
+        "analyse a replay or a tournament's games: evaluation, blunders, loss per move",
+    ),
     "reversixt": Command(
         "gridarena.cli.reversixt",
         "ReversiXT: check reference traces, describe maps, count moves, play over TCP",

@@ -178,6 +178,18 @@ _RENDERERS: dict[str, str] = {
 }
 
 
+#: Analysers per game: ``make_analyser(game, seconds) -> Analyser`` (see :mod:`gridarena.core.analysis`),
+#: beside each game's renderer. ``gridarena analyze``, the viewer's evaluation graph and the tournament
+#: analysis find a game's here, so a new game gets analysis with its ``analysis.py`` and this one line.
+_ANALYSERS: dict[str, str] = {
+    "iceandfire": "gridarena.games.iceandfire.analysis:make_analyser",
+    "isolation": "gridarena.games.isolation.analysis:make_analyser",
+    "pentocity": "gridarena.games.pentocity.analysis:make_analyser",
+    "reversixt": "gridarena.games.reversixt.analysis:make_analyser",
+    "slidingpuzzle": "gridarena.games.slidingpuzzle.analysis:make_analyser",
+}
+
+
 def _load(entry: str) -> Any:
     module, _, attr = entry.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -387,3 +399,14 @@ def renderer(game: str) -> Callable[..., str]:
     _check_name("renderer", game, _RENDERERS)
     function: Callable[..., str] = _load(_RENDERERS[game])
     return function
+
+
+def has_analyser(game: str) -> bool:
+    """Whether ``game`` registered an analyser."""
+    return game in _ANALYSERS
+
+
+def make_analyser(game: Game[Any], seconds: float) -> Any:
+    """The analyser of ``game`` (an :class:`~gridarena.core.analysis.Analyser`), about ``seconds`` per position."""
+    _check_name("analyser", game.name, _ANALYSERS)
+    return _load(_ANALYSERS[game.name])(game, seconds)

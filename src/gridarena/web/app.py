@@ -36,6 +36,7 @@ from gridarena.arena.store import Store, StoreError
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_for_request, offered_bots, playable
 from gridarena.core.specs import parse_spec
+from gridarena.web.analysis import analysed_games, bounded_analysis, stored_analysis
 from gridarena.web.frames import ReplayView, header_summary, view_of
 from gridarena.web.guard import LOOPBACK_NAMES, Guard
 from gridarena.web.pages import page, viewer_page
@@ -158,6 +159,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
     with settings.store() as store:
         report = build_report(store, tournament)
         games = store.games(tournament, done_only=False)
+        analysed = analysed_games(store, tournament)
     rows = [
         {
             "block": g["block"],
@@ -172,6 +174,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
             "plies": g["plies"],
             "finished": g["finished"],
             "url": f"/tournaments/{tournament}/games/{g['block']}/{g['game']}" if g["replay"] else None,
+            "analysed": (g["block"], g["game"]) in analysed,
         }
         for g in games
     ]
@@ -246,7 +249,8 @@ async def game_page(request: Request) -> HTMLResponse:
     path = await _threaded(game_replay, _settings(request), tid, block, game)
     view = await _threaded(view_file, path)
     base = f"/api/tournaments/{tid}/games/{block}/{game}"
-    payload = view.payload(kind="tournament", tournament=tid, frame_url=f"{base}/frames/", api=base)
+    urls = {"frame_url": f"{base}/frames/", "api": base, "analysis_url": f"{base}/analysis"}
+    payload = view.payload(kind="tournament", tournament=tid, **urls)
     return HTMLResponse(viewer_page(header_summary(view.replay.header), payload))
 
 
@@ -277,6 +281,7 @@ def _file_payload(settings: Settings, relative: str) -> tuple[ReplayView, dict[s
         path=relative,
         frame_url=f"/api/replays/frame?{query}&ply=",
         api=f"/api/replays/view?{query}",
+        analysis_url=f"/api/replays/analysis?{query}",
     )
     return view, payload
 
@@ -430,6 +435,18 @@ async def api_game_frame(request: Request) -> Response:
     return _svg(await run_in_threadpool(view.frame, ply))
 
 
+async def api_game_analysis(request: Request) -> JSONResponse:
+    settings, key = _settings(request), (_int(request, "tid"), _int(request, "block"), _int(request, "game"))
+    stored = await _threaded(stored_analysis, settings.store, *key)
+    path = None if stored else await _threaded(game_replay, settings, *key)
+    return JSONResponse(stored or await _threaded(bounded_analysis, path))
+
+
+async def api_replay_analysis(request: Request) -> JSONResponse:
+    path = await _threaded(replay_file, _settings(request), request.query_params.get("path", ""))
+    return JSONResponse(await _threaded(bounded_analysis, path))
+
+
 async def api_replays(request: Request) -> JSONResponse:
     return JSONResponse(await _threaded(list_replays, _settings(request)))
 
@@ -550,9 +567,11 @@ def create_app(
         Route("/api/tournaments/{tid:int}/events", api_events),
         Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}", api_game),
         Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}/frames/{ply}", api_game_frame),
+        Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}/analysis", api_game_analysis),
         Route("/api/replays", api_replays),
         Route("/api/replays/view", api_replay_view),
         Route("/api/replays/frame", api_replay_frame),
+        Route("/api/replays/analysis", api_replay_analysis),
         Route("/api/play", api_play_start, methods=["POST"]),
         Route("/api/play/{sid}", api_play_status),
         Route("/api/play/{sid}/move", api_play_move, methods=["POST"]),

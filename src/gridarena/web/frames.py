@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from gridarena.arena.replay import Replay, replay_game, replay_start, replay_turn
-from gridarena.core.errors import GridArenaError
+from gridarena.arena.replay import Replay, replay_positions
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
 from gridarena.core.registry import has_renderer, renderer
 from gridarena.core.types import JSON, Game, GameState
@@ -86,30 +85,8 @@ class ReplayView:
 
 def view_of(replay: Replay) -> ReplayView:
     """Rebuild every position of ``replay`` with the engine, as far as the engine agrees with it."""
-    try:
-        game = replay_game(replay.header)
-        state = replay_start(game, replay.header)
-    except GridArenaError as exc:
-        return ReplayView(replay, None, [], [], f"the engine cannot rebuild this game ({exc})")
-    states: list[GameState[Any]] = [state]
-    actions: list[Any] = []
-    stored = replay.header.get("initial_state")
-    if stored is not None and stored != state.to_text():
-        return ReplayView(
-            replay, game, [], [], "the initial state differs from the engine's; showing stored text"
-        )
-    for turn in replay.turns:
-        try:
-            state, action = replay_turn(state, turn)
-        except GridArenaError as exc:
-            problem = f"ply {turn.get('ply')}: the engine refuses {turn.get('action')!r} ({exc})"
-            return ReplayView(replay, game, states, actions, problem + "; later plies show stored text")
-        if turn.get("state") is not None and turn["state"] != state.to_text():
-            problem = f"ply {turn.get('ply')}: the stored state differs from the engine's; later plies show stored text"
-            return ReplayView(replay, game, states, actions, problem)
-        states.append(state)
-        actions.append(action)
-    return ReplayView(replay, game, states, actions, None)
+    positions = replay_positions(replay)
+    return ReplayView(replay, positions.game, positions.states, positions.actions, positions.problem)
 
 
 def text_svg(text: str, game: str, ply: int) -> str:

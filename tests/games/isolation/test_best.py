@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from iso_states import minimax_ref, random_state
@@ -17,14 +18,34 @@ from gridarena.games.isolation.ai.best import (
 )
 from gridarena.games.isolation.aind import board_from_state
 from gridarena.games.isolation.bots import make_ab_improved_depth, make_best
-from gridarena.games.isolation.fast import WIN, WON
+from gridarena.games.isolation.fast import WIN, WON, Engine
 from gridarena.games.isolation.rules import Isolation, State
+from gridarena.games.isolation.solve import canonical, shipped_solution
 
 
 def test_best_bot_meets_a_deadline() -> None:
     best = make_best(Isolation(), seed=2)
-    decision = best.act(State(7, 7).child(24), TimeControl.for_seconds(0.06))
-    assert decision.action in State(7, 7).child(24).legal_actions() and decision.info["depth"] >= 1
+    state = State(9, 9).child(40)  # no solution is shipped for 9x9
+    decision = best.act(state, TimeControl.for_seconds(0.06))
+    assert decision.action in state.legal_actions() and decision.info["depth"] >= 1
+
+
+def test_best_plays_the_solution_from_move_one() -> None:
+    """7x7 is a second-player win: best refutes every first move from the book, then proves its moves."""
+    best = make_best(Isolation(), seed=2)
+    solution = shipped_solution(7, 7)
+    assert solution is not None
+    for first in range(49):
+        state = State(7, 7).child(first)
+        decision = best.act(state, TimeControl.for_seconds(0.06))
+        assert decision.info["source"] == "book"
+        opening = canonical(7, 7, (first, decision.action))[0]
+        assert solution.plan.results[opening].winner == 1  # a stored refutation
+    engine = Engine(7, 7, tt_bits=18)
+    won = next(s for seed in range(100) if engine.prove(s := random_state(7, 7, 9, seed)).score > 0)
+    decision = best.act(won, TimeControl.for_seconds(10))
+    assert decision.info["source"] == "proof"  # past the book, the proof search finds a winning move
+    assert engine.prove(won.child(decision.action)).score < 0
 
 
 def test_best_player_finds_the_won_endgame() -> None:
@@ -129,3 +150,23 @@ def test_best_nodes_plays_to_its_node_budget() -> None:
     moves = [make_bot(Isolation(), "best_nodes").act(state, TimeControl.for_seconds(60.0)) for _ in range(2)]
     assert moves[0].action == moves[1].action and moves[0].info["nodes"] <= BEST_NODES + 1_024
     assert make_bot(Isolation(), "best(nodes=5000)").act(state, TimeControl()).info["nodes"] <= 5_000 + 1_024
+
+
+@pytest.mark.slow
+def test_best_keeps_every_won_seat_on_7x7_from_move_one() -> None:
+    """As the second player (the won seat), best_nodes plays only winning moves against random first players."""
+    import random
+
+    best = make_bot(Isolation(), "best_nodes")
+    judge = Engine(7, 7, tt_bits=22)
+    rng = random.Random(7)
+    for _ in range(30):
+        state = State(7, 7)
+        while not state.is_terminal():
+            if state.ply % 2 == 0:
+                state = state.child(rng.choice(state.legal_actions()))
+                continue
+            move = best.act(state, TimeControl()).action
+            state = state.child(move)
+            judge.clear()
+            assert state.is_terminal() or judge.prove(state).score < 0, state  # the first player is lost

@@ -63,7 +63,8 @@ function bots(report) {
 function gameList(games) {
   const rows = games.map((g) => {
     const result = g.seats.map((s, i) => `${esc(s)} ${g.returns[i]}`).join(" · ");
-    const link = g.url ? `<a href="${esc(g.url)}">view</a>` : "no replay";
+    const analysis = g.url ? ` · <a class="analysis" href="${esc(g.url)}?analysis=1" title="${g.analysed ? "stored by gridarena analyze" : "analysed when opened, within a few seconds"}">analysis${g.analysed ? " ✓" : ""}</a>` : "";
+    const link = g.url ? `<a href="${esc(g.url)}">view</a>${analysis}` : "no replay";
     return `<tr><td class="num">${g.block}</td><td class="num">${g.game}</td><td>${result}</td><td>${esc(g.termination)}</td>` +
       `<td class="num">${g.plies}</td><td>${link}</td></tr>`;
   }).join("");

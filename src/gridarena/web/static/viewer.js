@@ -10,6 +10,19 @@ const KEYS = [
   ["c", "copy a link to this ply"], ["?", "this help"], ["Esc", "close the help"],
 ];
 
+const MARKS = { blunder: "??", mistake: "?", inaccuracy: "?!", slower: "…", faster: "…", wasted: "+2" };
+const KIND_TEXT = {
+  result: "the first player's view: +1 won, −1 lost, estimates between (hollow points)",
+  distance: "slides still needed to reach the goal",
+  score: "the points best would score from here",
+};
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
 const $ = (sel, root = document) => root.querySelector(sel);
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -97,6 +110,9 @@ export class Viewer {
       btn("overlays", "d", "debug overlays (d)", () => this.board.classList.toggle("no-overlay")),
       btn("link", "link", "copy a link to this ply (c)", () => this.copy(this.link(), "link copied")),
       btn("help", "?", "keyboard shortcuts (?)", () => this.help(true)));
+    this.evalBox = el("div", { id: "eval" });
+    this.analysis = null;
+    this.byPly = new Map();
     this.current = el("div", { id: "current" });
     this.banner = el("div", { class: "banner", id: "banner", hidden: "" });
     this.moves = el("ol", { class: "moves", id: "moves", start: "1" });
@@ -105,12 +121,115 @@ export class Viewer {
       this.moves.append(el("li", { "data-ply": String(i + 1), onclick: () => this.go(i + 1) }, `${mover}: ${t.action}`));
     });
     this.root.append(el("div", { class: "viewer" },
-      el("section", {}, this.board, controls),
+      el("section", {}, this.board, controls, this.evalBox),
       el("aside", { class: "panel" }, this.banner, el("h3", {}, "This ply"), this.current, el("h3", {}, "Moves"), this.moves)));
     const keys = el("table", {}, ...KEYS.map(([k, what]) => el("tr", {}, el("td", {}, el("kbd", {}, k)), el("td", {}, what))));
     this.helpBox = el("div", { class: "overlay-help", id: "help-overlay", hidden: "", onclick: () => this.help(false) },
       el("div", {}, el("h3", {}, "Keyboard shortcuts"), keys));
     document.body.append(this.helpBox);
+    this.setUpAnalysis();
+  }
+
+  setUpAnalysis() {
+    if (this.data.analysis) { this.showAnalysis(this.data.analysis); return; }
+    const url = this.data.source && this.data.source.analysis_url;
+    if (!url) return;
+    const button = el("button", { id: "analyse", title: "analyse the game: evaluation graph and marked moves", onclick: () => this.loadAnalysis(url) }, "evaluation graph");
+    this.evalBox.replaceChildren(button);
+    if (new URLSearchParams(location.search).get("analysis") === "1") this.loadAnalysis(url);
+  }
+
+  async loadAnalysis(url) {
+    this.evalBox.replaceChildren(el("p", { class: "muted", id: "eval-status" }, "analysing… (a few seconds)"));
+    try {
+      const r = await fetch(url);
+      const body = await r.json();
+      if (!r.ok) throw new Error(body.error || `${r.status}`);
+      this.showAnalysis(body);
+    } catch (err) {
+      this.evalBox.replaceChildren(el("p", { class: "error", id: "eval-status" }, `no analysis: ${err.message}`),
+        el("button", { id: "analyse", onclick: () => this.loadAnalysis(url) }, "try again"));
+    }
+  }
+
+  showAnalysis(analysis) {
+    this.analysis = analysis;
+    this.byPly = new Map(analysis.plies.map((p) => [p.ply, p]));
+    for (const li of this.moves.children) {
+      const p = this.byPly.get(Number(li.dataset.ply) - 1);
+      if (!p) continue;
+      li.title = `${p.before_text} → ${p.after_text}${p.best && p.best !== p.action ? ` (best ${p.best})` : ""}`;
+      if (p.mark) {
+        li.classList.add("marked", `mark-${p.mark}`);
+        li.dataset.mark = p.mark;
+        li.append(el("span", { class: "mark" }, ` ${MARKS[p.mark] || ""} ${p.mark}`));
+      }
+    }
+    this.evalBox.replaceChildren(this.graph(analysis));
+    this.cursor(this.ply);
+    this.panel(this.ply);
+  }
+
+  graph(analysis) {
+    const W = 640, H = 150, PAD = 8;
+    const points = analysis.graph.flatMap((s) => s.points);
+    let lo = -1, hi = 1;
+    if (analysis.kind !== "result") { // distances from 0; scores around what was reached, so regrets show
+      const values = points.map((p) => p[1]).filter(Number.isFinite);
+      lo = analysis.kind === "distance" ? 0 : Math.min(...values) - 1;
+      hi = Math.max(lo + 1, ...values) + (analysis.kind === "distance" ? 0 : 1);
+    }
+    const x = (ply) => PAD + (W - 2 * PAD) * ply / Math.max(1, this.plies);
+    const y = (v) => H - PAD - (H - 2 * PAD) * (Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo || 1);
+    const svg = svgEl("svg", { id: "eval-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "evaluation graph", "data-kind": analysis.kind });
+    svg.append(svgEl("rect", { x: 0, y: 0, width: W, height: H, class: "eval-bg" }));
+    if (lo < 0 && hi > 0) svg.append(svgEl("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "eval-zero" }));
+    const label = (v, at) => { const t = svgEl("text", { x: PAD + 2, y: at, class: "eval-label" }); t.textContent = analysis.kind === "result" ? (v > 0 ? "+1" : "−1") : String(Math.round(v)); return t; };
+    svg.append(label(hi, PAD + 10), label(lo, H - PAD - 2));
+    this.cursorLine = svgEl("line", { y1: PAD, y2: H - PAD, class: "eval-cursor" });
+    svg.append(this.cursorLine);
+    svg.addEventListener("click", (e) => {
+      if (e.target.dataset && e.target.dataset.ply !== undefined) return;
+      const box = svg.getBoundingClientRect();
+      const ply = Math.round((((e.clientX - box.left) / box.width) * W - PAD) / (W - 2 * PAD) * this.plies);
+      this.go(ply);
+    });
+    for (const series of analysis.graph) {
+      const colour = analysis.graph.length > 1 || analysis.kind !== "result" ? COLOURS[series.seat % COLOURS.length] : "#34495e";
+      svg.append(svgEl("polyline", { points: series.points.map((p) => `${x(p[0])},${y(p[1])}`).join(" "), class: "eval-line", stroke: colour }));
+      for (const [ply, value, exact, mark] of series.points) {
+        const dot = svgEl("circle", { cx: x(ply), cy: y(value), r: mark ? 5 : 3, "data-ply": ply, "data-value": value,
+          class: `eval-point${exact ? " exact" : ""}${mark ? ` mark-${mark}` : ""}`, stroke: colour, fill: exact ? colour : "#fff" });
+        const title = svgEl("title");
+        title.textContent = `ply ${ply}: ${Number(value).toFixed(2)}${mark ? ` (${mark})` : ""}`;
+        dot.append(title);
+        dot.addEventListener("click", () => this.go(ply));
+        svg.append(dot);
+      }
+    }
+    const many = analysis.graph.length > 1;
+    const names = many ? ` (a line per player: ${analysis.graph.map((s) => this.names[s.seat] ?? s.seat).join(", ")})` : "";
+    const kind = many && analysis.kind === "result" ? "each player's value: +1 first, −1 last, estimates between" : KIND_TEXT[analysis.kind] || analysis.kind;
+    const caption = el("p", { class: "muted eval-caption" }, `${kind}${names}; click a point to go to that ply`,
+      analysis.complete === false ? " · the time ran out: later moves are not analysed" : "",
+      analysis.source ? ` · ${analysis.source}` : "");
+    return el("div", {}, svg, caption, this.playerTable(analysis));
+  }
+
+  playerTable(analysis) {
+    const rows = Object.entries(analysis.players || {}).map(([name, f]) => el("tr", {}, el("td", {}, name), el("td", { class: "num" }, f.moves),
+      el("td", { class: "num" }, f.blunders), el("td", { class: "num" }, f.mistakes), el("td", { class: "num" }, f.inaccuracies),
+      el("td", { class: "num" }, analysis.kind === "distance" ? f.wasted : f.slower + f.faster), el("td", { class: "num" }, f.loss_per_move ?? "–")));
+    const last = analysis.kind === "distance" ? "wasted" : "slower/faster";
+    return el("table", { id: "eval-players" }, el("tr", {}, ...["player", "moves", "blunders", "mistakes", "inaccuracies", last, "loss per move"].map((h) => el("th", {}, h))), ...rows);
+  }
+
+  cursor(ply) {
+    if (!this.cursorLine) return;
+    const W = 640, PAD = 8;
+    const cx = PAD + (W - 2 * PAD) * ply / Math.max(1, this.plies);
+    this.cursorLine.setAttribute("x1", cx);
+    this.cursorLine.setAttribute("x2", cx);
   }
 
   async frame(ply) {
@@ -129,6 +248,7 @@ export class Viewer {
     this.label.textContent = `ply ${ply} / ${this.plies}`;
     this.showNotice(notice);
     this.panel(ply);
+    this.cursor(ply);
     this.updateAddress();
     try {
       const svg = await this.frame(ply);
@@ -167,6 +287,12 @@ export class Viewer {
     row("time", el("span", {}, `${fmtMs(t.wall_ms)} wall, ${fmtMs(t.cpu_ms)} cpu${limit ? ` of ${limit} ms` : ""}`, bar));
     if (t.left_ms != null) row("left", fmtMs(t.left_ms));
     for (const [k, v] of Object.entries(t.info || {})) row(k, typeof v === "object" ? JSON.stringify(v) : String(v));
+    const a = this.byPly.get(ply - 1);
+    if (a) {
+      row("value", el("span", { id: "analysis-value" }, `${a.before_text} → ${a.after_text}`));
+      if (a.mark) row("mark", el("span", { id: "analysis-mark", class: `mark-${a.mark}` }, a.mark));
+      if (a.best && a.best !== a.action) row("best", el("code", {}, a.best));
+    }
     this.current.append(dl);
   }
 

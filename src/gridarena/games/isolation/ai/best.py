@@ -17,8 +17,9 @@ from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation.aind.board import NO_MOVE, Board, Move, TimeLeft, state_from_aind
-from gridarena.games.isolation.fast import MAX_CELLS, WIN, Engine, SearchResult
+from gridarena.games.isolation.fast import MAX_CELLS, WIN, WON, Engine, SearchResult
 from gridarena.games.isolation.rules import Cell, State
+from gridarena.games.isolation.solve import shipped_solution
 
 BEST_MARGIN_MS: Final = 25.0
 """How long before the deadline the best agent stops searching."""
@@ -138,6 +139,7 @@ class BestPlayer:
         self._engines: dict[tuple[int, int], Engine] = {}
         self._models: dict[tuple[int, int], ImprovedModel] = {}
         self.last: SearchResult | None = None
+        self.source = "search"  # where the last move came from: "book", "proof" or "search"
         self.trapped = 0  # moves chosen by the trap search (not the longest defence)
         # Load the compiled kernels now (about a second from numba's cache), not inside a timed move.
         Engine(3, 3, tt_bits=2).search(State(3, 3).child(0), max_depth=2)
@@ -152,19 +154,54 @@ class BestPlayer:
     def search(
         self, state: State, seconds: float | None, depth: int | None = None, nodes: int | None = None
     ) -> Cell:
-        """The move for ``state`` within ``seconds`` (a cell; -1 without a legal move)."""
+        """The move for ``state`` within ``seconds`` (a cell; -1 without a legal move).
+
+        A position of the shipped solution's book (the first plies of a solved board) is answered
+        from it. Otherwise, unless a fixed depth is asked, a proof search gets the first half of the
+        time (or nodes): a proven win is played at once. Then iterative deepening, which in a proven
+        loss finds the longest defence.
+        """
         deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds)
         nodes = self.nodes if nodes is None else nodes
         if deadline is None and depth is None and nodes is None:
             depth = UNTIMED_DEPTH
         engine = self.engine(state.width, state.height)
-        self.last = engine.search(state, deadline, depth, nodes)
+        book = self.book_move(state)
+        if book is not None:
+            self.last, self.source = SearchResult(book, WON, 0, 0, 0.0), "book"
+            return book
+        proof = None if depth is not None else self.prove(engine, state, deadline, nodes)
+        if proof is not None and proof.score >= WON:
+            self.last, self.source = proof, "proof"
+            return proof.move
+        if nodes is not None and proof is not None:
+            nodes -= proof.nodes
+        self.last, self.source = engine.search(state, deadline, depth, nodes), "search"
         if self.trap and self.last.proven and self.last.score < 0 and self.last.move >= 0 and state.ply >= 2:
             left = None if nodes is None else nodes - self.last.nodes
             move = self.trap_move(state, self.last.move, deadline, left)
             self.trapped += move != self.last.move
             self.last = replace(self.last, move=move)
         return self.last.move
+
+    @staticmethod
+    def book_move(state: State) -> Cell | None:
+        """The winning move the shipped solution names for the player to move, if it names one."""
+        solution = shipped_solution(state.width, state.height)
+        verdict = None if solution is None else solution.verdict(state)
+        if verdict is None or verdict.winner != state.ply % 2 or verdict.move is None:
+            return None
+        return verdict.move
+
+    @staticmethod
+    def prove(engine: Engine, state: State, deadline: float | None, nodes: int | None) -> SearchResult | None:
+        """The proof search with half of what is left (None when nothing is left, or nothing limits it)."""
+        if deadline is None and nodes is None:
+            return None
+        half = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / 2
+        if (half is not None and half <= time.perf_counter()) or (nodes is not None and nodes < 2):
+            return None
+        return engine.prove(state, half, None if nodes is None else nodes // 2)
 
     def trap_move(self, state: State, first: Cell, deadline: float | None, nodes: int | None) -> Cell:
         """In a proven loss, the move that leaves this side best placed after the modelled replies.
@@ -239,4 +276,6 @@ class BestBot(BaseBot):
         last = self.player.last
         assert last is not None
         info: dict[str, Any] = {"depth": last.depth, "score": last.score, "nodes": last.nodes}
+        if self.player.source != "search":
+            info["source"] = self.player.source
         return Decision(cell, info)

@@ -23,6 +23,7 @@ from gridarena.games.isolation.fast.movegen import (
 )
 from gridarena.games.isolation.fast.search import (
     FRAME_FIELDS,
+    INF,
     MAX_PLY,
     OPP_WEIGHT,
     OWN_WEIGHT,
@@ -116,19 +117,8 @@ class Engine:
         me, other = (loc0, loc1) if state.ply % 2 == 0 else (loc1, loc0)
         return int(perft_words(lo, hi, me, other, self.nbr, depth))
 
-    def search(
-        self,
-        state: State,
-        deadline: float | None = None,
-        max_depth: int | None = None,
-        nodes: int | None = None,
-    ) -> SearchResult:
-        """Iterative deepening until ``deadline`` (a ``time.perf_counter`` value), ``max_depth`` or ``nodes``.
-
-        Returns the move of the last completed depth. Deterministic when only ``max_depth`` and
-        ``nodes`` limit it. The search also stops at the end of the game, or at a proven result once
-        it has searched as deep as that result is far, so a proven win is the quickest one.
-        """
+    def _root(self, state: State, nodes: int | None) -> _Root:
+        """Reset the counters and limits for a search of ``state``; its words, side, locations and hash."""
         self._check(state)
         lo, hi, loc0, loc1 = to_words(state)
         side, locs = state.ply % 2, (loc0, loc1)
@@ -145,23 +135,45 @@ class Engine:
         ] = 0
         ctl[control.NODE_LIMIT] = -1 if nodes is None else nodes
         ctl[control.ROOT_SIDE] = side
+        h = root_hash(lo, hi, np.array(locs, dtype=np.int64), side, self.keys, self.width * self.height)
+        return _Root(lo, hi, locs[side], locs[1 - side], side, h, popcount(lo) + popcount(hi))
+
+    def _negamax(self, root: _Root, depth: int, deadline: float, alpha: int, beta: int) -> int:
+        return int(
+            negamax(
+                root.lo, root.hi, root.me, root.other, root.side, depth, root.hash, self.masks, self.nbr,
+                self.keys, self.tt, self.stack, self.frames, self.words, self.dark, self.path,
+                self.path_words, self.ctl, deadline, alpha, beta,
+            )
+        )  # fmt: skip
+
+    def search(
+        self,
+        state: State,
+        deadline: float | None = None,
+        max_depth: int | None = None,
+        nodes: int | None = None,
+    ) -> SearchResult:
+        """Iterative deepening until ``deadline`` (a ``time.perf_counter`` value), ``max_depth`` or ``nodes``.
+
+        Returns the move of the last completed depth. Deterministic when only ``max_depth`` and
+        ``nodes`` limit it. The search also stops at the end of the game, or at a proven result once
+        it has searched as deep as that result is far, so a proven win is the quickest one.
+        """
+        root = self._root(state, nodes)
+        ctl = self.ctl
         start = time.perf_counter()
         moves = state.legal_actions()
         move, score, completed = (moves[0] if moves else -1), -WIN, 0
-        blank = popcount(lo) + popcount(hi)
-        limit = blank if max_depth is None else min(max_depth, blank)
-        h = root_hash(lo, hi, np.array(locs, dtype=np.int64), side, self.keys, self.width * self.height)
+        limit = root.blank if max_depth is None else min(max_depth, root.blank)
         stop = math.inf if deadline is None else deadline
         history: list[Cell] = []
         for depth in range(1, limit + 1 if moves else 1):
             ctl[control.ROOT_FIRST], ctl[control.ROOT_MOVE] = move, move
-            value = negamax(
-                lo, hi, locs[side], locs[1 - side], side, depth, h, self.masks, self.nbr, self.keys,
-                self.tt, self.stack, self.frames, self.words, self.dark, self.path, self.path_words, ctl, stop,
-            )  # fmt: skip
+            value = self._negamax(root, depth, stop, -INF, INF)
             if ctl[control.ABORT]:
                 break
-            move, score, completed = int(ctl[control.ROOT_MOVE]), int(value), depth
+            move, score, completed = int(ctl[control.ROOT_MOVE]), value, depth
             history.append(move)
             if abs(score) >= WON and depth >= WIN - abs(score):
                 # Proven, and at the result's own distance: a quicker win (or a longer defence) would
@@ -169,6 +181,48 @@ class Engine:
                 break
         seconds = time.perf_counter() - start
         return SearchResult(move, score, completed, int(ctl[control.NODES]), seconds, tuple(history))
+
+    def prove(
+        self,
+        state: State,
+        deadline: float | None = None,
+        nodes: int | None = None,
+        threshold: int = 1,
+    ) -> SearchResult:
+        """Whether the mover's exact value is at least ``threshold``: one search to the end of the game in a null window.
+
+        With the default threshold 1 this asks who wins: a score of ``WIN - k`` then means the mover
+        wins in at most ``k`` plies and the move wins, ``-(WIN - k)`` that it loses within ``k``.
+        ``threshold = WIN - k`` asks whether it wins within ``k`` plies, ``-(WIN - k) + 1`` whether it
+        avoids losing within ``k``. The score is a bound on the exact value on the side of the
+        threshold it falls. Past the ``deadline`` or ``nodes`` the result has depth 0 and score 0
+        (unknown). Asking only a yes or a no, the search cuts far more than the iterative deepening
+        of :meth:`search`, which finds the quickest win: a 7x7 2-ply opening takes about a second
+        of CPU instead of a minute and a half.
+        """
+        root = self._root(state, nodes)
+        ctl = self.ctl
+        start = time.perf_counter()
+        moves = state.legal_actions()
+        ctl[control.ROOT_FIRST] = ctl[control.ROOT_MOVE] = moves[0] if moves else -1
+        stop = math.inf if deadline is None else deadline
+        value = self._negamax(root, root.blank, stop, threshold - 1, threshold)
+        seconds, done = time.perf_counter() - start, not ctl[control.ABORT]
+        move = int(ctl[control.ROOT_MOVE]) if done and moves else -1
+        return SearchResult(
+            move, value if done else 0, root.blank if done else 0, int(ctl[control.NODES]), seconds
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Root:
+    lo: np.uint64
+    hi: np.uint64
+    me: int
+    other: int
+    side: int
+    hash: int
+    blank: int
 
 
 def leaf_ref(

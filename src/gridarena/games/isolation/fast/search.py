@@ -368,8 +368,13 @@ def negamax(
     path_words: np.ndarray,
     ctl: np.ndarray,
     deadline: float,
+    alpha: int,
+    beta: int,
 ) -> int:
-    """Alpha-beta value of the root to ``depth`` plies; the root's best move goes to ``ctl[ROOT_MOVE]``.
+    """Alpha-beta value of the root to ``depth`` plies in the window ``(alpha, beta)``; its best move goes to ``ctl[ROOT_MOVE]``.
+
+    A value outside the window is a bound (fail-soft): at or above ``beta`` a lower bound, at or
+    below ``alpha`` an upper one. :meth:`Engine.prove` searches to the end in a null window.
 
     Recursion written as a loop over ``frames`` (numba 0.68 cannot reload a cached recursive kernel).
     A child's value comes back in ``value``, negated for its parent; depth-2 nodes score their
@@ -378,7 +383,7 @@ def negamax(
     n = nbr.shape[0]
     words[0, 0], words[0, 1] = lo, hi
     frames[0, _F_ME], frames[0, _F_OTHER], frames[0, _F_SIDE], frames[0, _F_DEPTH] = me, other, side, depth
-    frames[0, _F_ALPHA], frames[0, _F_BETA], frames[0, _F_HASH], frames[0, _F_SEP] = -INF, INF, h, 0
+    frames[0, _F_ALPHA], frames[0, _F_BETA], frames[0, _F_HASH], frames[0, _F_SEP] = alpha, beta, h, 0
     ply = 0
     value = _enter(0, frames, words, masks, nbr, tt, stack, dark, path, path_words, ctl, deadline)
     if value != _EXPAND:

@@ -1,0 +1,80 @@
+"""The evaluation graph in the viewer: a game's stored analysis, or one made within bounds on request.
+
+``gridarena analyze --db DB --tournament N`` stores each game's analysis in the database; the
+viewer shows it. A game without one (or a replay file) is analysed when its graph is asked for,
+within :data:`WEB_SECONDS` of work at about :data:`WEB_POSITION_SECONDS` a position, one analysis
+at a time (another request meanwhile gets a 503 and may retry), in this process: the analysers
+start no program, and their tables stay small (Isolation 16 MB, the puzzle solver 64 MB). A game
+longer than the budget gets an analysis of its first moves, marked incomplete. Answers are kept
+per replay file version.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.exceptions import HTTPException
+
+from gridarena.arena.analysis import AnalysisError, analysis_batch, analyze_replay
+from gridarena.arena.replay import read_replay
+from gridarena.arena.store import Store
+from gridarena.core.registry import has_analyser
+
+WEB_SECONDS: Final = 4.0
+"""Seconds of analysis one request may cause."""
+WEB_POSITION_SECONDS: Final = 0.25
+"""Seconds per position at most (less for a long game, so that more of it fits the budget)."""
+KEEP: Final = 16
+"""Analyses kept in memory (per replay file version), oldest dropped first."""
+_busy = threading.Lock()
+_made: dict[tuple[str, int, int], dict[str, Any]] = {}
+
+
+def stored_analysis(
+    open_store: Callable[[], Store], tournament: int, block: int, game: int
+) -> dict[str, Any] | None:
+    """The analysis ``gridarena analyze --db`` stored for a game, if any."""
+    with open_store() as store:
+        found = store.job_result(analysis_batch(tournament), f"{block}-{game}")
+    return {**found, "source": "stored by gridarena analyze"} if isinstance(found, dict) else None
+
+
+def analysed_games(store: Store, tournament: int) -> set[tuple[int, int]]:
+    """The (block, game) pairs of a tournament whose analysis is stored."""
+    names = store.job_names(analysis_batch(tournament))
+    return {(int(block), int(game)) for block, _, game in (name.partition("-") for name in names)}
+
+
+def _bounded(path: Path) -> dict[str, Any]:
+    replay = read_replay(path, warn=lambda _: None)
+    if not has_analyser(str(replay.header.get("game"))):
+        raise HTTPException(404, f"no analyser for {replay.header.get('game')}")
+    moves = sum(1 for t in replay.turns if isinstance(t.get("player"), int) and int(t["player"]) >= 0)
+    seconds = min(WEB_POSITION_SECONDS, WEB_SECONDS / max(1, 2 * moves))
+    try:
+        analysis = analyze_replay(replay, seconds, deadline=time.perf_counter() + WEB_SECONDS)
+    except AnalysisError as exc:
+        raise HTTPException(404, str(exc)) from None
+    return {**analysis.to_json(), "source": "made on request", "seconds_per_position": seconds}
+
+
+def bounded_analysis(path: Path) -> dict[str, Any]:
+    """The analysis of a replay file within the bounds above (503 while another one is being made)."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key in _made:
+        return _made[key]
+    if not _busy.acquire(blocking=False):
+        raise HTTPException(503, "another analysis is running; try again in a few seconds")
+    try:
+        made = _bounded(path)
+    finally:
+        _busy.release()
+    if len(_made) >= KEEP:
+        _made.pop(next(iter(_made)))
+    _made[key] = made
+    return made

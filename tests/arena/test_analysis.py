@@ -1,0 +1,77 @@
+"""Game analysis: every registered game analysed from a replay, and the exact analysers against independent oracles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gridarena import make, make_bot, play_game
+from gridarena.arena.analysis import analyze_replay, player_summary
+from gridarena.arena.replay import ReplayRecorder, read_replay
+from gridarena.core.analysis import Evaluation, mark
+from gridarena.core.registry import _ANALYSERS, available_games, has_analyser
+
+#: A short game per registered game, its players, and seconds per position for the analysis.
+GAMES: dict[str, tuple[str, list[str], float]] = {
+    "isolation": ("isolation(width=5,height=5)", ["greedy", "random"], 0.3),
+    "slidingpuzzle": ("slidingpuzzle(rows=3,cols=3,scramble=12)", ["random"], 0.5),
+    "reversixt": ("reversixt(map=mini)", ["best", "random"], 0.05),
+    "iceandfire": ("iceandfire", ["best", "random"], 0.1),
+    "pentocity": ("pentocity", ["random"], 0.1),
+}
+
+
+def test_every_game_has_an_analyser() -> None:
+    assert set(_ANALYSERS) == set(available_games()) == set(GAMES)
+    assert all(has_analyser(name) for name in available_games())
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_analyze_a_replay_of_every_game(name: str, tmp_path: Path) -> None:
+    spec, players, seconds = GAMES[name]
+    game = make(spec)
+    bots = [make_bot(game, p) for p in players]
+    path = tmp_path / f"{name}.jsonl"
+    state = game.new_initial_state(3)
+    recorder = ReplayRecorder(path, game, players, 3, state)
+    play_game(game, bots, seed=3, names=players, recorders=[recorder], max_plies=40)
+    replay = read_replay(path)
+    analysis = analyze_replay(replay, seconds)
+    data = analysis.to_json()
+    json.dumps(data)
+    moves = [t for t in replay.turns if int(t["player"]) >= 0]
+    assert data["game"] == name and data["complete"]
+    assert len(data["plies"]) >= min(3, len(moves))
+    for ply in data["plies"]:
+        assert replay.turns[ply["ply"]]["action"] == ply["action"]
+        assert ply["mark"] in (None, "blunder", "mistake", "inaccuracy", "slower", "faster", "wasted")
+    assert set(data["players"]) == set(players)
+    assert data["graph"] and all(len(p) == 4 for s in data["graph"] for p in s["points"])
+
+
+# -- the marks, the graph, the summary -------------------------------------------------------------
+
+
+def test_marks_of_estimates_and_results() -> None:
+    won, lost = Evaluation(1.0, True, 5), Evaluation(-1.0, True, 6)
+    assert mark("result", won, lost) == "blunder"
+    assert mark("result", Evaluation(0.1), lost) == "mistake"  # an estimate then a result: not certain
+    assert mark("result", Evaluation(0.5), Evaluation(0.35)) is None
+    assert mark("result", Evaluation(1.0, True, 5), Evaluation(1.0, True, 4)) is None
+    assert mark("result", Evaluation(-1.0, True, 8), Evaluation(-1.0, True, 3)) == "faster"
+    assert mark("score", Evaluation(2000.0), Evaluation(1700.0)) == "blunder"
+
+
+def test_player_summary_adds_games_up() -> None:
+    one = {
+        "players": {
+            "a": {"moves": 10, "blunders": 1, "loss": 2.0},
+            "b": {"moves": 0, "blunders": 0, "loss": 0},
+        }
+    }
+    two = {"players": {"a": {"moves": 5, "blunders": 0, "loss": 1.0}}}
+    summary = player_summary([one, two])
+    assert summary["a"] == {"games": 2, "moves": 15, "blunders_per_game": 0.5, "loss_per_move": 0.2}
+    assert "b" not in summary
