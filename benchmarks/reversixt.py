@@ -25,6 +25,7 @@ says so and prints our figures alone.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import statistics
@@ -33,11 +34,17 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from gridarena.arena.counts import Pentanomial
+from gridarena.arena.elo import EloFigures, figures
+from gridarena.arena.sprt import SprtConfig, sprt
+from gridarena.core.clock import TimeControl
+from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
@@ -227,9 +234,156 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Sparring over every 2-player competition map (in process, on node, depth or CPU budgets)
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "reversixt"
+#: Every 2-player competition map of the shared data: (name, path below ``SHARED``).
+MAPS_2P: tuple[tuple[str, str], ...] = (
+    ("2023_comp_5_2p", "olekuhlmann-Advanced-Reversi-AI/2023_comp_5_2p.map"),
+    ("comp2024_04_2p", "semmelsamu-reversixt-bot/compMaps/comp2024_04_2p.map"),
+    ("2013_comp_5_2p", "semmelsamu-reversixt-bot/maps/fightclub/2013_comp_5_2p.map"),
+    ("2019_comp_05_2p", "semmelsamu-reversixt-bot/maps/fightclub/2019_comp_05_2p.map"),
+    ("comp2020_02_2p", "semmelsamu-reversixt-bot/maps/fightclub/comp2020_02_2p.map"),
+    ("2016_comp_13_2p", "marcluque-Reversi-AI/replay-example/map0.map"),  # the RWTH 2020 tournament's map0
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A bot spec and its budget per move: ``N`` nodes (playouts for mcts), ``dN`` plies or ``Xs`` CPU seconds."""
+
+    spec: str
+    budget: str
+
+    @classmethod
+    def parse(cls, text: str, default: str) -> Player:
+        """``best#20000``, ``best_v1#d6``, ``mcts#0.2s``; without ``#`` the default budget."""
+        spec, _, budget = text.partition("#")
+        return cls(spec, budget or default)
+
+    def clock(self) -> TimeControl:
+        """A fresh time control of the budget (CPU seconds run on this thread's clock)."""
+        if self.budget.endswith("s"):
+            seconds = float(self.budget[:-1])
+            return TimeControl(deadline=time.thread_time() + seconds, clock=time.thread_time)
+        if self.budget.startswith("d"):
+            return TimeControl(depth=int(self.budget[1:]))
+        return TimeControl(nodes=int(self.budget))
+
+
+def opening(game: ReversiXT, plies: int, seed: int) -> list[Any]:
+    """``plies`` random moves from the start (fewer if the game would end), the same for both seats."""
+    rng, state, moves = random.Random(seed), game.new_initial_state(), []
+    for _ in range(plies):
+        if state.is_terminal() or state.phase != 1:
+            break
+        moves.append(rng.choice(state.legal_actions()))
+        state = state.apply_action(moves[-1])
+    return moves
+
+
+def play_game(
+    game: ReversiXT, players: tuple[Player, Player], moves: list[Any], seed: int
+) -> tuple[float, float]:
+    """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss)."""
+    bots = [make_bot(game, p.spec) for p in players]
+    for seat, bot in enumerate(bots):
+        bot.reset(game, seat, seed + seat)
+    state = game.new_initial_state()
+    for move in moves:
+        state = state.apply_action(move)
+    while not state.is_terminal():
+        seat = state.current_player()
+        decision = bots[seat].act(state, players[seat].clock())
+        state = state.apply_action(decision.action)
+    ranks = state.ranks()
+    return tuple(1.0 if r < other else 0.5 if r == other else 0.0 for r, other in (ranks, ranks[::-1]))  # type: ignore[return-value]
+
+
+def play_pair(task: tuple[str, str, Player, Player, int, int]) -> tuple[str, int, float, float]:
+    """Both seats of one opening: the candidate's points in each game."""
+    name, path, candidate, other, plies, seed = task
+    game = ReversiXT(path)
+    moves = opening(game, plies, seed)
+    first = play_game(game, (candidate, other), moves, seed)[0]
+    second = play_game(game, (other, candidate), moves, seed)[1]
+    return name, seed, first, second
+
+
+def spar(
+    candidate: Player, other: Player, pairs: int, plies: int, seed: int, workers: int, test: str
+) -> None:
+    """Pairs of games (both seats) on every 2-player competition map, round robin over the maps, until
+    the SPRT over all maps decides or ``pairs`` per map are played; Elo per map and over all."""
+    maps = [(name, SHARED / rel) for name, rel in MAPS_2P if (SHARED / rel).exists()]
+    if not maps:
+        print(f"shared data not found at {SHARED}: no sparring")
+        return
+    config = SprtConfig.parse(test, model="logistic")
+    tasks = [
+        (name, str(path), candidate, other, plies, seed * 100_000 + i)
+        for i in range(pairs)
+        for name, path in maps
+    ]
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in maps}
+    decision = None
+    print(
+        f"{candidate.spec} ({candidate.budget}) against {other.spec} ({other.budget}): {len(maps)} maps, "
+        f"{plies} random opening plies, up to {pairs} pairs a map, SPRT {config.spec()} (logistic Elo)"
+    )
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for done, (name, _, first, second) in enumerate(pool.imap(play_pair, tasks), start=1):
+            results[name].append((first, second))
+            if done % len(maps) == 0:
+                every = [pair for rows in results.values() for pair in rows]
+                result = sprt(config, Pentanomial.from_pairs(every))
+                print(f"  {done} pairs: LLR {result.llr:+.2f} {result.bounds}", flush=True)
+                if result.decision is not None:
+                    decision = result.decision
+                    pool.terminate()
+                    break
+    print(spar_table(results))
+    every = [pair for rows in results.values() for pair in rows]
+    result = sprt(config, Pentanomial.from_pairs(every))
+    print(
+        f"SPRT {config.spec()}: LLR {result.llr:+.2f}, bounds {result.bounds[0]:+.2f} {result.bounds[1]:+.2f}: "
+        + ({"H1": "accepted (H1)", "H0": "rejected (H0)"}[decision] if decision else "undecided")
+    )
+
+
+def elo_interval(f: EloFigures) -> str:
+    """Elo and its 95 % interval, ``+35 [+12, +60]``; an open end (a score of 0 or 1) is ``inf``."""
+
+    def end(value: float | None, sign: str) -> str:
+        return f"{sign}inf" if value is None else f"{value:+.0f}"
+
+    middle = "inf" if f.elo is None else f"{f.elo:+.0f}"
+    return f"{middle} [{end(f.elo_low, '-')}, {end(f.elo_high, '+')}]"
+
+
+def spar_table(results: dict[str, list[tuple[float, float]]]) -> str:
+    """Per map and over all: pairs, the pentanomial counts, the score and Elo with its 95 % interval."""
+    lines = [f"{'map':<18} {'pairs':>5} {'LL LD DD WD WW':>17} {'score':>7} {'Elo (95 %)':>24}"]
+    rows = [*results.items(), ("all maps", [p for rows in results.values() for p in rows])]
+    for name, pairs in rows:
+        if not pairs:
+            continue
+        penta = Pentanomial.from_pairs(pairs)
+        f = figures(penta)
+        counts = " ".join(f"{c:>2}" for c in penta.counts)
+        lines.append(f"{name:<18} {len(pairs):>5} {counts:>17} {100 * f.score:>6.1f}% {elo_interval(f):>24}")
+    return "\n".join(lines)
+
+
 FIRST_CALLS = """
 import time
 t = time.perf_counter()
+from gridarena.arena.counts import Pentanomial
+from gridarena.arena.elo import EloFigures, figures
+from gridarena.arena.sprt import SprtConfig, sprt
+from gridarena.core.clock import TimeControl
+from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
@@ -267,8 +421,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=("compile", "perft", "depth"))
+    parser.add_argument("--only", choices=("compile", "perft", "depth", "spar"))
+    parser.add_argument("--candidate", default="best#20000", help="spar: the bot under test, spec#budget")
+    parser.add_argument("--against", default="best_v1#20000", help="spar: its opponent, spec#budget")
+    parser.add_argument("--pairs", type=int, default=40, help="spar: pairs (both seats) per map at most")
+    parser.add_argument("--plies", type=int, default=4, help="spar: random opening plies")
+    parser.add_argument("--workers", type=int, default=1, help="spar: games at once")
+    parser.add_argument("--sprt", default="0,20,0.05,0.05", help="spar: elo0,elo1,alpha,beta (logistic Elo)")
     args = parser.parse_args()
+    if args.only == "spar":
+        spar(
+            Player.parse(args.candidate, "20000"),
+            Player.parse(args.against, "20000"),
+            args.pairs,
+            args.plies,
+            args.seed,
+            args.workers,
+            args.sprt,
+        )
+        return
     if not DATA.is_dir():
         print(f"shared data not found at {DATA}: only the Othello start is measured")
     if args.only in (None, "compile"):

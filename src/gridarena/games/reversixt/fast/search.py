@@ -53,12 +53,18 @@ from gridarena.games.reversixt.fast.layout import (
 # Slots of the control array ``ctl``.
 (NODES, ABORT, NEXT_CHECK, NODE_LIMIT, ROOT, MODE, EVAL, ROOT_MOVE, ROOT_DONE, ROOT_FIRST, W_MOB, W_OV,
  W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK, OVERRIDE_PLIES, W_SWAP, LMR, LMR2) = range(22)  # fmt: skip
-CTL_SLOTS: Final = 22
+W2: Final = 22
+"""First slot of the map-reading evaluation's weights: an (early, late) pair per term of :data:`TERMS`."""
+TERMS: Final = ("stable", "frontier", "potential", "corner_next", "mobility", "override")
+"""The map-reading evaluation's terms, in the order of their weight pairs from ``ctl[W2]`` on."""
+STABLE, FRONTIER, POTENTIAL, CORNER_NEXT, MOBILITY, OVERRIDE = range(6)
+CTL_SLOTS: Final = W2 + 2 * len(TERMS)
 
 PARANOID, BRS = 0, 1
 """``ctl[MODE]``."""
-TRIVIAL, STRONG = 0, 1
-"""``ctl[EVAL]``: ai_trivial's stone difference, or the full evaluation."""
+TRIVIAL, STRONG, MAP = 0, 1, 2
+"""``ctl[EVAL]``: ai_trivial's stone difference, the full evaluation of ``best_v1``, or the
+map-reading evaluation (:func:`map_value`)."""
 
 INF: Final = 1 << 60
 WIN_STEP: Final = 1 << 40
@@ -178,6 +184,159 @@ def strong_value(st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndar
 
 
 @kernel
+def _weight(ctl: np.ndarray, term: int, fill: int) -> int:
+    """Term ``term``'s weight at ``fill`` (0..1024 of the fields holding stones): early to late, linear."""
+    early, late = ctl[W2 + 2 * term], ctl[W2 + 2 * term + 1]
+    return int((early * (1024 - fill) + late * fill) >> 10)
+
+
+@kernel
+def _held(x: int, k: int, cells: np.ndarray, geo: np.ndarray, marks: np.ndarray, stamp: int) -> bool:
+    """Whether every axis of ``x`` ends, or holds a stable stone of ``k`` (``marks == stamp``), on one side."""
+    for a in range(4):
+        one, two = geo[STEP, x * 8 + a], geo[STEP, x * 8 + a + 4]
+        open_one = one >= 0 and not (cells[one >> 3] == k and marks[one >> 3] == stamp)
+        open_two = two >= 0 and not (cells[two >> 3] == k and marks[two >> 3] == stamp)
+        if open_one and open_two:
+            return False
+    return True
+
+
+@kernel
+def features(
+    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, ev: np.ndarray, buf: np.ndarray, marks: np.ndarray
+) -> int:
+    """Each player's stable, frontier and corner-adjacent stones and potential mobility, in ``ev``'s
+    scratch rows (:func:`feature_rows`); returns where they start. Phase 1 only (``step`` is the map's).
+
+    * stable: a stone no line can flip: along each of its four axes one side ends (no step: a wall,
+      a hole, a transition's end; a "corner" has no open axis at all) or holds a stable stone of the
+      same player; found from the corners outwards (each stone is checked when a neighbour becomes
+      stable), so the work follows the stable stones, not the board;
+    * frontier: stones next to a field that is empty or special (fewer is better: they give moves away);
+    * potential mobility: empty or special fields next to another player's stone (where moves may come);
+    * corner_next: stones one step from an empty corner (they hand it over).
+    """
+    n = len(cells)
+    p = st[P]
+    corners = ev[n]
+    pairs = ev[n + 1 + corners]
+    base = n + 2 + corners + 2 * pairs
+    for i in range(base, base + 36):
+        ev[i] = 0
+    stable, front, pot, near = base, base + 9, base + 18, base + 27
+    for c in range(n):
+        v = cells[c]
+        if 1 <= v <= 8:
+            if geo[ADJ, c] < ev[c]:
+                ev[front + v] += 1
+        elif v != HOLE and v != EXPANSION and geo[ADJ, c] > 0:
+            owners = 0
+            for d in range(8):
+                s = geo[STEP, c * 8 + d]
+                if s >= 0:
+                    w = cells[s >> 3]
+                    if 1 <= w <= 8:
+                        owners |= 1 << w
+            for k in range(1, p + 1):
+                if owners & ~(1 << k):
+                    ev[pot + k] += 1
+    for i in range(pairs):
+        c, x = ev[n + 2 + corners + 2 * i], ev[n + 3 + corners + 2 * i]
+        v, w = cells[c], cells[x]
+        if not (1 <= v <= 8 or v == EXPANSION) and 1 <= w <= 8:
+            ev[near + w] += 1
+    marks[n] += 1
+    stamp = marks[n]
+    head, tail = 0, 0
+    for i in range(corners):
+        c = ev[n + 1 + i]
+        if 1 <= cells[c] <= 8:
+            marks[c] = stamp
+            buf[tail] = c
+            tail += 1
+    while head < tail:
+        c = buf[head]
+        head += 1
+        k = cells[c]
+        ev[stable + k] += 1
+        for d in range(8):
+            s = geo[STEP, c * 8 + d]
+            if s < 0:
+                continue
+            x = s >> 3
+            if cells[x] != k or marks[x] == stamp:
+                continue
+            if _held(x, k, cells, geo, marks, stamp):
+                marks[x] = stamp
+                buf[tail] = x
+                tail += 1
+    return int(base)
+
+
+@kernel
+def _map_player(
+    st: np.ndarray, ev: np.ndarray, base: int, k: int, ws: int, weights: tuple[int, int, int, int, int], ctl: np.ndarray
+) -> int:  # fmt: skip
+    w_st, w_fr, w_pm, w_cn, w_ov = weights
+    v = ws * st[COUNT + k] + st[POS + k] + w_ov * st[OV + k] + ctl[W_BOMB] * st[BOMBS + k]
+    return int(
+        v
+        + w_st * ev[base + k]
+        - w_fr * ev[base + 9 + k]
+        + w_pm * ev[base + 18 + k]
+        - w_cn * ev[base + 27 + k]
+    )
+
+
+@kernel
+def map_value(
+    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray,
+    ev: np.ndarray, buf: np.ndarray, marks: np.ndarray,
+) -> int:  # fmt: skip
+    """The map-reading evaluation for R: :func:`strong_value`'s stones, static field weights, stocks and
+    rank neighbours, plus the map's stability, frontier, potential mobility and corner-adjacent stones
+    (:func:`features`) and the mover's mobility, each weighted from its early to its late weight as the
+    board fills; an override stone held is worth its own (falling) weight. The bomb phase is
+    :func:`strong_value`'s (stones and bombs)."""
+    if st[PHASE] != 1:
+        return strong_value(st, r, 0, 0, ctl)
+    total = 0
+    for k in range(1, st[P] + 1):
+        total += st[COUNT + k]
+    fill = (1024 * total) // max(st[NONHOLE], 1)
+    ws = 8 + (fill * 56) // 1024
+    base = features(cells, geo, st, ev, buf, marks)
+    w_st, w_fr = _weight(ctl, STABLE, fill), _weight(ctl, FRONTIER, fill)
+    w_pm, w_cn, w_ov = (
+        _weight(ctl, POTENTIAL, fill),
+        _weight(ctl, CORNER_NEXT, fill),
+        _weight(ctl, OVERRIDE, fill),
+    )
+    weights = (w_st, w_fr, w_pm, w_cn, w_ov)
+    mine = _map_player(st, ev, base, r, ws, weights, ctl)
+    above, below = INF, -INF
+    others = 0
+    for k in range(1, st[P] + 1):
+        if k == r or st[DISQ + k]:
+            continue
+        others += 1
+        v = _map_player(st, ev, base, k, ws, weights, ctl)
+        if v > mine:
+            above = min(above, v)
+        else:
+            below = max(below, v)
+    if others == 0:
+        return int(mine)
+    ref = below if above == INF else (above if below == -INF else (above + below) // 2)
+    value = mine - ref
+    if mover > 0:
+        mob = min(mobility, 40) * _weight(ctl, MOBILITY, fill)
+        value += mob if mover == r else -mob
+    return int(value)
+
+
+@kernel
 def swap_term(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, sw: np.ndarray, ctl: np.ndarray
 ) -> int:  # fmt: skip
@@ -216,6 +375,20 @@ def swap_term(
     fill = (1024 * total) // max(st[NONHOLE], 1)
     ws = 8 + (fill * 56) // 1024
     return int(ctl[W_SWAP] * ws * (ctrl * abs(d) - d) // 4)
+
+
+@kernel
+def leaf_value(
+    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray,
+    sw: np.ndarray, ev: np.ndarray, buf: np.ndarray, marks: np.ndarray,
+) -> int:  # fmt: skip
+    """The evaluation ``ctl[EVAL]`` names at a leaf (``mover`` 0: no mobility known)."""
+    if ctl[EVAL] == TRIVIAL:
+        return trivial_value(st, r)
+    swap = swap_term(cells, geo, st, r, mover, sw, ctl)
+    if ctl[EVAL] == MAP:
+        return map_value(cells, geo, st, r, mover, mobility, ctl, ev, buf, marks) + swap
+    return strong_value(st, r, mover, mobility, ctl) + swap
 
 
 @kernel
@@ -438,7 +611,8 @@ def _enter(
     ply: int, depth: int, alpha: int, beta: int, turn: int,
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, moves: np.ndarray, keys: np.ndarray,
     fr: np.ndarray, tt: np.ndarray, zs: np.ndarray, hist: np.ndarray, wt: np.ndarray,
-    ctl: np.ndarray, buf: np.ndarray, marks: np.ndarray, ign: np.ndarray, sw: np.ndarray, deadline: float,
+    ctl: np.ndarray, buf: np.ndarray, marks: np.ndarray, ign: np.ndarray, sw: np.ndarray, ev: np.ndarray,
+    deadline: float,
 ) -> int:  # fmt: skip
     """Open a node: its value if decided here, else :data:`EXPAND` with its moves ordered in ``moves[ply]``."""
     ctl[NODES] += 1
@@ -454,16 +628,14 @@ def _enter(
         if st[PHASE] == 2 or ctl[MODE] == BRS:
             # BRS's MIN layer would generate every opponent's moves for one mobility figure:
             # its leaves are static (the search reached twice the plies for it).
-            return strong_value(st, r, 0, 0, ctl) + swap_term(cells, geo, st, r, 0, sw, ctl)
+            return leaf_value(cells, geo, st, r, 0, 0, ctl, sw, ev, buf, marks)
     k, is_max = node_moves(cells, geo, st, moves, keys, ply, turn, ctl, buf, marks, ign)
     if is_max < 0:
         return terminal_value(st, r)
     if depth <= 0 or ply >= ctl[MAXPLY]:
         ctl[HORIZON] = 1
         mover = moves[ply, 0] >> MOVER_SHIFT
-        if ctl[EVAL] == TRIVIAL:
-            return trivial_value(st, r)
-        return strong_value(st, r, mover, k, ctl) + swap_term(cells, geo, st, r, mover, sw, ctl)
+        return leaf_value(cells, geo, st, r, mover, k, ctl, sw, ev, buf, marks)
     # Values are the root player's: his number is part of the key, so one engine may search for several.
     key = full_key(st, zs, turn if ctl[MODE] == BRS else 0) ^ zs[48 + r]
     slot = key & (tt.shape[0] - 1)
@@ -506,16 +678,16 @@ def _record(ply: int, fr: np.ndarray, tt: np.ndarray) -> int:
 @kernel
 def search(
     depth: int, cells: np.ndarray, geo: np.ndarray, st: np.ndarray, clog: np.ndarray, saves: np.ndarray,
-    wt: np.ndarray, zc: np.ndarray, zs: np.ndarray, buf: np.ndarray, marks: np.ndarray, moves: np.ndarray,
+    wt: np.ndarray, zs: np.ndarray, buf: np.ndarray, marks: np.ndarray, moves: np.ndarray,
     keys: np.ndarray, fr: np.ndarray, tt: np.ndarray, hist: np.ndarray, ctl: np.ndarray, ign: np.ndarray,
-    sw: np.ndarray, deadline: float,
+    sw: np.ndarray, ev: np.ndarray, deadline: float,
 ) -> int:  # fmt: skip
     """The value for R (``ctl[ROOT]``) of the position to ``depth`` plies; the root's move in ``ctl[ROOT_MOVE]``.
 
     ``ctl[ROOT_DONE]`` counts the root moves searched to the end, so an interrupted depth can still
     hand back a move that beat the previous iteration's (searched first)."""
     ctl[ROOT_DONE] = 0
-    value = _enter(0, depth, -INF, INF, MAX_TURN, cells, geo, st, moves, keys, fr, tt, zs, hist, wt, ctl, buf, marks, ign, sw, deadline)  # fmt: skip
+    value = _enter(0, depth, -INF, INF, MAX_TURN, cells, geo, st, moves, keys, fr, tt, zs, hist, wt, ctl, buf, marks, ign, sw, ev, deadline)  # fmt: skip
     if value != EXPAND:
         return value
     ply = 0
@@ -586,10 +758,10 @@ def search(
                 child_depth -= 1
                 if ctl[LMR2] > 0 and i >= ctl[LMR2] and fr[ply, F_DEPTH] >= 4:
                     child_depth -= 1
-        make(m & MOVE_MASK, m >> MOVER_SHIFT, ply, cells, geo, st, clog, saves, wt, zc, buf, marks)
+        make(m & MOVE_MASK, m >> MOVER_SHIFT, ply, cells, geo, st, clog, saves, wt, buf, marks)
         child = _enter(
             ply + 1, child_depth, alpha, beta, fr[ply, F_TURN],
-            cells, geo, st, moves, keys, fr, tt, zs, hist, wt, ctl, buf, marks, ign, sw, deadline,
+            cells, geo, st, moves, keys, fr, tt, zs, hist, wt, ctl, buf, marks, ign, sw, ev, deadline,
         )  # fmt: skip
         if child == EXPAND:
             ply += 1
