@@ -25,9 +25,12 @@ says so and prints our figures alone.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
+import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -311,14 +314,23 @@ def play_pair(task: tuple[str, str, Player, Player, int, int]) -> tuple[str, int
     return name, seed, first, second
 
 
+def competition_maps(only: str | None) -> list[tuple[str, Path]]:
+    """The 2-player competition maps found in the shared data (``only``: comma-separated names)."""
+    wanted = None if only is None else {name.strip() for name in only.split(",")}
+    return [
+        (n, SHARED / rel) for n, rel in MAPS_2P if (SHARED / rel).exists() and (wanted is None or n in wanted)
+    ]
+
+
 def spar(
-    candidate: Player, other: Player, pairs: int, plies: int, seed: int, workers: int, test: str
-) -> None:
+    candidate: Player, other: Player, pairs: int, plies: int, seed: int, workers: int, test: str,
+    only: str | None = None,
+) -> None:  # fmt: skip
     """Pairs of games (both seats) on every 2-player competition map, round robin over the maps, until
     the SPRT over all maps decides or ``pairs`` per map are played; Elo per map and over all."""
-    maps = [(name, SHARED / rel) for name, rel in MAPS_2P if (SHARED / rel).exists()]
+    maps = competition_maps(only)
     if not maps:
-        print(f"shared data not found at {SHARED}: no sparring")
+        print(f"no maps found at {SHARED}: no sparring")
         return
     config = SprtConfig.parse(test, model="logistic")
     tasks = [
@@ -376,6 +388,219 @@ def spar_table(results: dict[str, list[tuple[float, float]]]) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------------------------------------
+# The reference setup: our server and two clients, processes on loopback, every 2-player map
+
+
+GRIDARENA = [sys.executable, "-m", "gridarena"]
+_ANSWER = re.compile(r"Answer from player (\d+) for move \d+ was .*time left: (\d+) msecs")
+
+
+@dataclass(frozen=True)
+class NetGame:
+    """One game over the server: the scores and statuses by player, and each player's least account
+    left after an answer (ms, from the server's trace)."""
+
+    scores: tuple[int, int]
+    statuses: tuple[str, str]
+    least_left_ms: tuple[int | None, int | None]
+    seconds: float
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> None:
+    """Read ``proc``'s stderr until a line contains ``text`` (the client says it connected)."""
+    assert proc.stderr is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            raise RuntimeError(f"client ended before '{text}' (exit {proc.wait()})")
+        if text in line:
+            return
+    raise RuntimeError(f"client did not say '{text}' within {timeout:g} s")
+
+
+def net_game(map_path: Path, bots: tuple[str, str], seconds: float, workdir: Path) -> NetGame:
+    """``gridarena reversixt server --time SECONDS --depth 0`` and one client per bot, player 1 first."""
+    port = free_port()
+    result, trace = workdir / f"result-{port}.txt", workdir / f"trace-{port}.log"
+    start = time.perf_counter()
+    server = subprocess.Popen(
+        [*GRIDARENA, "reversixt", "server", "--map", str(map_path), "--port", str(port), "--time", f"{seconds:g}",
+         "--depth", "0", "--result", str(result), "--trace", str(trace), "--quiet", "--wait", "600"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    clients: list[subprocess.Popen[str]] = []
+    try:
+        for bot in bots:  # the connection order gives the player numbers
+            client = subprocess.Popen(
+                [*GRIDARENA, "reversixt", "client", "--port", str(port), "--bot", bot, "--wait", "120"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            clients.append(client)
+            wait_for_line(client, "connected to", 300)
+        for client in clients:
+            assert client.stderr is not None
+            client.stderr.read()  # drain until it ends
+            client.wait(timeout=3600)
+        server.wait(timeout=600)
+    finally:
+        for proc in (*clients, server):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    rows = [line.split("\t") for line in result.read_text().splitlines()[1:] if line.strip()]
+    least: list[int | None] = [None, None]
+    for line in trace.read_text().splitlines():
+        found = _ANSWER.search(line)
+        if found:
+            k, left = int(found.group(1)) - 1, int(found.group(2))
+            least[k] = left if least[k] is None else min(least[k], left)  # type: ignore[type-var]
+    return NetGame(
+        (int(rows[0][1]), int(rows[1][1])),
+        (rows[0][3], rows[1][3]),
+        (least[0], least[1]),
+        time.perf_counter() - start,
+    )
+
+
+def net_pair(task: tuple[str, str, str, str, float, str]) -> tuple[str, NetGame, NetGame]:
+    """Both seats on one map: the candidate first, then second."""
+    name, path, candidate, other, seconds, workdir = task
+    first = net_game(Path(path), (candidate, other), seconds, Path(workdir))
+    second = net_game(Path(path), (other, candidate), seconds, Path(workdir))
+    return name, first, second
+
+
+def points(game: NetGame, seat: int) -> float:
+    """The candidate's points in ``seat``: a disqualified player scores nothing and ranks last."""
+    mine, theirs = game.scores[seat], game.scores[1 - seat]
+    ok_mine, ok_theirs = game.statuses[seat] == "ok", game.statuses[1 - seat] == "ok"
+    if ok_mine != ok_theirs:
+        return 1.0 if ok_mine else 0.0
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def server_benchmark(
+    candidate: str, other: str, seconds: float, rounds: int, workers: int, test: str, only: str | None = None
+) -> None:
+    """The issue's must-hold: ``candidate`` against ``other`` on our server, every 2-player competition
+    map, both seats, ``seconds`` a move, depth 0; Elo per map and over all, the SPRT's verdict, the
+    forfeits and the least account each side kept."""
+    maps = competition_maps(only)
+    if not maps:
+        print(f"no maps found at {SHARED}: nothing to play")
+        return
+    config = SprtConfig.parse(test, model="logistic")
+    print(
+        f"{candidate} against {other} on our server, {seconds:g} s a move, depth 0: {len(maps)} maps, "
+        f"{rounds} round(s) of both seats, {workers} game(s) at once; SPRT {config.spec()} (logistic Elo)",
+        flush=True,
+    )
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in maps}
+    forfeits: list[str] = []
+    reserve: dict[str, list[int]] = {"candidate": [], "other": []}
+    with tempfile.TemporaryDirectory() as workdir:
+        tasks = [
+            (name, str(path), candidate, other, seconds, workdir)
+            for _ in range(rounds)
+            for name, path in maps
+        ]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for name, first, second in pool.imap_unordered(net_pair, tasks):
+                results[name].append((points(first, 0), points(second, 1)))
+                for game, seat in ((first, 0), (second, 1)):
+                    for k, who in ((seat, "candidate"), (1 - seat, "other")):
+                        if game.statuses[k] != "ok":
+                            forfeits.append(f"{name}: {who} {game.statuses[k]}")
+                        if game.least_left_ms[k] is not None:
+                            reserve[who].append(int(game.least_left_ms[k]))  # type: ignore[arg-type]
+                print(
+                    f"  {name}: {first.scores} ({first.seconds:.0f} s), {second.scores} ({second.seconds:.0f} s)",
+                    flush=True,
+                )
+    print(spar_table(results))
+    every = [pair for rows in results.values() for pair in rows]
+    result = sprt(config, Pentanomial.from_pairs(every))
+    verdict = {"H1": "accepted (H1)", "H0": "rejected (H0)", None: "undecided"}[result.decision]
+    print(
+        f"SPRT {config.spec()}: LLR {result.llr:+.2f} (bounds {result.bounds[0]:+.2f}, {result.bounds[1]:+.2f}): {verdict}"
+    )
+    print(
+        f"time forfeits and other disqualifications: {len(forfeits)}"
+        + (": " + "; ".join(forfeits) if forfeits else "")
+    )
+    for who, name in (("candidate", candidate), ("other", other)):
+        left = reserve[who]
+        if left:
+            print(
+                f"least account left after an answer, {name}: min {min(left)} ms, median of games "
+                f"{statistics.median(left):.0f} ms (over {len(left)} games)"
+            )
+
+
+MEMORY_RUN = """
+import json, sys, time
+from gridarena.core.clock import TurnClock
+from gridarena.core.registry import make_bot
+from gridarena.games.reversixt.formats import parse_map
+from gridarena.games.reversixt.rules import ReversiXT
+
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+
+side, bot = int(sys.argv[1]), sys.argv[2]
+warm = ReversiXT("sampler")
+first = make_bot(warm, bot)
+first.warm_up(warm)  # the client does this before it connects
+base = peak()
+rows = [["0"] * side for _ in range(side)]
+c = side // 2
+rows[c - 1][c - 1] = rows[c][c] = "1"
+rows[c - 1][c] = rows[c][c - 1] = "2"
+text = f"2\\n0\\n1 2\\n{side} {side}\\n" + "\\n".join(" ".join(r) for r in rows) + "\\n"
+t = time.perf_counter()
+game = ReversiXT.from_map(parse_map(text))
+state = game.new_initial_state()
+ready = time.perf_counter() - t
+t = time.perf_counter()
+player = make_bot(game, bot)
+player.reset(game, 0, 1)
+player.warm_up(game)
+built = time.perf_counter() - t
+t = time.perf_counter()
+player.act(state, TurnClock(deadline=time.perf_counter() + 1.0, limit=2.0))
+print(json.dumps({"base": base, "peak": peak(), "state": ready, "bot": built, "move": time.perf_counter() - t}))
+"""
+
+
+def memory_part(bot: str) -> None:
+    """The client's memory and start-up per map size: a square board with the Othello start, the
+    map read and the game's state built, the bot's tables built, one move at 1 s; in a fresh
+    process each (after the warm-up the client does before connecting)."""
+    print(
+        f"{'map':>11} {'peak MB':>8} {'of it, the map':>15} {'state (s)':>10} {'bot (s)':>8} {'move (s)':>9}"
+    )
+    for side in (50, 100, 250, 500, 1000):
+        out = subprocess.run(
+            [sys.executable, "-c", MEMORY_RUN, str(side), bot], capture_output=True, text=True, check=True
+        ).stdout
+        r = json.loads(out)
+        label = f"{side}x{side}"
+        print(
+            f"{label:>11} {r['peak']:>8.0f} {r['peak'] - r['base']:>15.0f} {r['state']:>10.2f} {r['bot']:>8.2f} {r['move']:>9.2f}"
+        )
+    print("(peak: the process's VmHWM; of it, the map: above the process with its kernels loaded)\n")
+
+
 FIRST_CALLS = """
 import time
 t = time.perf_counter()
@@ -421,7 +646,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=("compile", "perft", "depth", "spar"))
+    parser.add_argument("--only", choices=("compile", "perft", "depth", "memory", "spar", "server"))
+    parser.add_argument(
+        "--move-seconds", type=float, default=2.0, help="server: seconds a move (the account's increment)"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="server: rounds of both seats on every map")
+    parser.add_argument("--maps", help="spar, server: only these maps (comma-separated names of MAPS_2P)")
     parser.add_argument("--candidate", default="best#20000", help="spar: the bot under test, spec#budget")
     parser.add_argument("--against", default="best_v1#20000", help="spar: its opponent, spec#budget")
     parser.add_argument("--pairs", type=int, default=40, help="spar: pairs (both seats) per map at most")
@@ -429,6 +659,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="spar: games at once")
     parser.add_argument("--sprt", default="0,20,0.05,0.05", help="spar: elo0,elo1,alpha,beta (logistic Elo)")
     args = parser.parse_args()
+    if args.only == "server":
+        server_benchmark(
+            args.candidate.partition("#")[0],
+            args.against.partition("#")[0],
+            args.move_seconds,
+            args.rounds,
+            args.workers,
+            args.sprt,
+            args.maps,
+        )
+        return
     if args.only == "spar":
         spar(
             Player.parse(args.candidate, "20000"),
@@ -438,6 +679,7 @@ def main() -> None:
             args.seed,
             args.workers,
             args.sprt,
+            args.maps,
         )
         return
     if not DATA.is_dir():
@@ -448,6 +690,8 @@ def main() -> None:
         perft_part(args.repeat)
     if args.only in (None, "depth"):
         depth_part(args.seconds, args.positions, args.seed)
+    if args.only in (None, "memory"):
+        memory_part(args.candidate.partition("#")[0])
 
 
 if __name__ == "__main__":

@@ -30,9 +30,11 @@ from typing import Any, Final
 
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl, TurnClock
+from gridarena.core.errors import GridArenaError
 from gridarena.core.types import Game, GameState
 from gridarena.games.reversixt.fast.engine import Engine, SearchResult
 from gridarena.games.reversixt.fast.mcts import MctsEngine
+from gridarena.games.reversixt.fast.search import TERMS
 from gridarena.games.reversixt.formats import ReversiMap
 from gridarena.games.reversixt.rules import Move, ReversiState
 from gridarena.games.reversixt.timing import Pacer
@@ -72,7 +74,7 @@ class SearchBot(BaseBot):
         margin: float = MARGIN,
         eliminate: bool = True,
         pacing: bool = False,
-        **options: int | None,
+        **options: Any,
     ) -> None:
         super().__init__(seed)
         self.name, self.mode, self.evaluation = name, mode, evaluation
@@ -157,6 +159,28 @@ def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = M
     return SearchBot("trivial", "paranoid", "trivial", seed, margin, eliminate=False)
 
 
+def parse_weights(text: str) -> dict[str, tuple[int, int]]:
+    """``"stable=48/24,mobility=30"`` as ``{"stable": (48, 24), "mobility": (30, 30)}`` (one value: both).
+
+    >>> parse_weights("stable=48/24,mobility=30")
+    {'stable': (48, 24), 'mobility': (30, 30)}
+    """
+    out: dict[str, tuple[int, int]] = {}
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name not in TERMS:
+            raise GridArenaError(f"weights: unknown term {name!r} (terms: {', '.join(TERMS)})")
+        try:
+            parts = [int(v) for v in value.split("/")]
+        except ValueError:
+            raise GridArenaError(f"weights: {item!r} is not term=early/late with integers") from None
+        if len(parts) not in (1, 2):
+            raise GridArenaError(f"weights: {item!r} is not term=early/late with integers")
+        out[name] = (parts[0], parts[-1])
+    return out
+
+
 def _strong_factory(
     name: str, mode: str, doc: str, evaluation: str = "strong", pacing: bool = False
 ) -> Callable[..., SearchBot]:
@@ -166,7 +190,9 @@ def _strong_factory(
     another move; ``swap``: the swap term's weight in quarters (two players; 0 turns it off);
     ``lmr``, ``lmr2``: late move reductions by one ply from this move index on, by two from
     ``lmr2`` on (0: none); ``pacing``: time management on an account that carries over
-    (:mod:`.timing`; 0 spends each deadline whole). ``None`` keeps the algorithm's default."""
+    (:mod:`.timing`; 0 spends each deadline whole); ``weights``: the map-reading evaluation's
+    weights to change, ``"stable=48/24,frontier=0/0"`` (term=early/late, :func:`parse_weights`).
+    ``None`` keeps the algorithm's default."""
 
     def make(
         game: Game[Any],
@@ -177,10 +203,12 @@ def _strong_factory(
         lmr: int | None = None,
         lmr2: int | None = None,
         pacing: int | None = None,
+        weights: str | None = None,
     ) -> SearchBot:
+        terms = parse_weights(weights) if weights else None
         return SearchBot(
             name, mode, evaluation, seed, margin, pacing=bool(default_pacing if pacing is None else pacing),
-            override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2,
+            override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms,
         )  # fmt: skip
 
     default_pacing = pacing
@@ -201,7 +229,9 @@ make_best_bot = _strong_factory(
     "best",
     "best",
     "Our strongest: paranoid with two players, BRS with more (:data:`BRS_FROM_PLAYERS`) and\n"
-    ":data:`MULTI_OPTIONS` there, with time management; each option given here overrides the default.",
+    ":data:`MULTI_OPTIONS` there, over the map-reading evaluation (:func:`.fast.search.map_value`), with\n"
+    "time management; each option given here overrides the default.",
+    evaluation="map",
     pacing=True,
 )
 make_best_v1_bot = _strong_factory(

@@ -482,6 +482,7 @@ async def play(config: ClientConfig) -> ClientResult:
     :class:`ClientError`."""
     await warm_up_before_connecting(config)
     reader, writer = await connect(config)
+    log.info("connected to %s:%d", config.host, config.port)
     try:
         return await _Session(config, reader, writer).play()
     except OSError as exc:

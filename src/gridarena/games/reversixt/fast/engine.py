@@ -98,12 +98,14 @@ def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     weights[~field] = 0
     corners = np.flatnonzero(field & (axes == 0))
     near = steps[corners]
-    pairs = [
-        (int(c), int(s) >> 3)
-        for c, row in zip(corners, near, strict=True)
-        for s in row
-        if s >= 0 and axes[s >> 3] > 0
-    ]
+    pairs = sorted(
+        {
+            (int(c), int(s) >> 3)
+            for c, row in zip(corners, near, strict=True)
+            for s in row
+            if s >= 0 and axes[s >> 3] > 0
+        }
+    )
     ev = np.concatenate([
         (steps >= 0).sum(axis=1), [len(corners)], corners, [len(pairs)], np.array(pairs, dtype=np.int64).reshape(-1),
         np.zeros(36, dtype=np.int64),
