@@ -140,30 +140,49 @@ def trivial_value(st: np.ndarray, r: int) -> int:
 
 
 @kernel
-def _player_value(st: np.ndarray, k: int, ws: int, ctl: np.ndarray) -> int:
-    if st[PHASE] == 2:
-        return int(64 * st[COUNT + k] + ctl[W_BOMB] * st[BOMBS + k])
-    return int(ws * st[COUNT + k] + st[POS + k] + ctl[W_OV] * st[OV + k] + ctl[W_BOMB] * st[BOMBS + k])
+def _weight(ctl: np.ndarray, term: int, fill: int) -> int:
+    """Term ``term``'s weight at ``fill`` (0..1024 of the fields holding stones): early to late, linear."""
+    early, late = ctl[W2 + 2 * term], ctl[W2 + 2 * term + 1]
+    return int((early * (1024 - fill) + late * fill) >> 10)
 
 
 @kernel
-def strong_value(st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray) -> int:
-    """The full evaluation for R: stones (weighted up as the board fills), positional field weights,
-    override stones and bombs held, mobility of the player to move, measured against the rank
-    neighbours (the student report's ranking heuristic: the players just above and just below R)."""
+def _player_value(
+    st: np.ndarray, k: int, ws: int, fill: int, ctl: np.ndarray, ev: np.ndarray, base: int
+) -> int:
+    """Player ``k``'s value: stones (``ws`` each), static field weights, override stones and bombs held;
+    with ``base >= 0`` (the map-reading evaluation) also the features in ``ev`` from ``base`` on
+    (:func:`features`), each at its weight for ``fill``. The bomb phase: stones and bombs."""
+    if st[PHASE] == 2:
+        return int(64 * st[COUNT + k] + ctl[W_BOMB] * st[BOMBS + k])
+    v = ws * st[COUNT + k] + st[POS + k] + ctl[W_BOMB] * st[BOMBS + k]
+    if base < 0:
+        return int(v + ctl[W_OV] * st[OV + k])
+    v += _weight(ctl, OVERRIDE, fill) * st[OV + k] + _weight(ctl, STABLE, fill) * ev[base + k]
+    v -= _weight(ctl, FRONTIER, fill) * ev[base + 9 + k] + _weight(ctl, CORNER_NEXT, fill) * ev[base + 27 + k]
+    return int(v + _weight(ctl, POTENTIAL, fill) * ev[base + 18 + k])
+
+
+@kernel
+def _ranked(
+    st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray, ev: np.ndarray, base: int
+) -> int:
+    """R's value (:func:`_player_value`) against his rank neighbours (the student report's ranking
+    heuristic: the mean of the players just above and just below R), plus the mobility of the player
+    to move in phase 1 (for R or against him)."""
     total = 0
     for k in range(1, st[P] + 1):
         total += st[COUNT + k]
     fill = (1024 * total) // max(st[NONHOLE], 1)
     ws = 8 + (fill * 56) // 1024
-    mine = _player_value(st, r, ws, ctl)
+    mine = _player_value(st, r, ws, fill, ctl, ev, base)
     above, below = INF, -INF
     others = 0
     for k in range(1, st[P] + 1):
         if k == r or st[DISQ + k]:
             continue
         others += 1
-        v = _player_value(st, k, ws, ctl)
+        v = _player_value(st, k, ws, fill, ctl, ev, base)
         if v > mine:
             above = min(above, v)
         else:
@@ -178,16 +197,18 @@ def strong_value(st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndar
         ref = (above + below) // 2
     value = mine - ref
     if st[PHASE] == 1 and mover > 0:
-        mob = min(mobility, 40) * ctl[W_MOB]
+        weight = ctl[W_MOB] if base < 0 else _weight(ctl, MOBILITY, fill)
+        mob = min(mobility, 40) * weight
         value += mob if mover == r else -mob
     return value
 
 
 @kernel
-def _weight(ctl: np.ndarray, term: int, fill: int) -> int:
-    """Term ``term``'s weight at ``fill`` (0..1024 of the fields holding stones): early to late, linear."""
-    early, late = ctl[W2 + 2 * term], ctl[W2 + 2 * term + 1]
-    return int((early * (1024 - fill) + late * fill) >> 10)
+def strong_value(st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray) -> int:
+    """``best_v1``'s evaluation for R: stones (weighted up as the board fills), positional field weights,
+    override stones and bombs held, mobility of the player to move, measured against the rank
+    neighbours (:func:`_ranked`)."""
+    return _ranked(st, r, mover, mobility, ctl, st, -1)  # no features: ``st`` stands in for ``ev``
 
 
 @kernel
@@ -275,21 +296,6 @@ def features(
 
 
 @kernel
-def _map_player(
-    st: np.ndarray, ev: np.ndarray, base: int, k: int, ws: int, weights: tuple[int, int, int, int, int], ctl: np.ndarray
-) -> int:  # fmt: skip
-    w_st, w_fr, w_pm, w_cn, w_ov = weights
-    v = ws * st[COUNT + k] + st[POS + k] + w_ov * st[OV + k] + ctl[W_BOMB] * st[BOMBS + k]
-    return int(
-        v
-        + w_st * ev[base + k]
-        - w_fr * ev[base + 9 + k]
-        + w_pm * ev[base + 18 + k]
-        - w_cn * ev[base + 27 + k]
-    )
-
-
-@kernel
 def map_value(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray,
     ev: np.ndarray, buf: np.ndarray, marks: np.ndarray,
@@ -301,39 +307,7 @@ def map_value(
     :func:`strong_value`'s (stones and bombs)."""
     if st[PHASE] != 1:
         return strong_value(st, r, 0, 0, ctl)
-    total = 0
-    for k in range(1, st[P] + 1):
-        total += st[COUNT + k]
-    fill = (1024 * total) // max(st[NONHOLE], 1)
-    ws = 8 + (fill * 56) // 1024
-    base = features(cells, geo, st, ev, buf, marks)
-    w_st, w_fr = _weight(ctl, STABLE, fill), _weight(ctl, FRONTIER, fill)
-    w_pm, w_cn, w_ov = (
-        _weight(ctl, POTENTIAL, fill),
-        _weight(ctl, CORNER_NEXT, fill),
-        _weight(ctl, OVERRIDE, fill),
-    )
-    weights = (w_st, w_fr, w_pm, w_cn, w_ov)
-    mine = _map_player(st, ev, base, r, ws, weights, ctl)
-    above, below = INF, -INF
-    others = 0
-    for k in range(1, st[P] + 1):
-        if k == r or st[DISQ + k]:
-            continue
-        others += 1
-        v = _map_player(st, ev, base, k, ws, weights, ctl)
-        if v > mine:
-            above = min(above, v)
-        else:
-            below = max(below, v)
-    if others == 0:
-        return int(mine)
-    ref = below if above == INF else (above if below == -INF else (above + below) // 2)
-    value = mine - ref
-    if mover > 0:
-        mob = min(mobility, 40) * _weight(ctl, MOBILITY, fill)
-        value += mob if mover == r else -mob
-    return int(value)
+    return _ranked(st, r, mover, mobility, ctl, ev, features(cells, geo, st, ev, buf, marks))
 
 
 @kernel
