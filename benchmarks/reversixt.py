@@ -30,6 +30,7 @@ import multiprocessing
 import os
 import random
 import re
+import shlex
 import socket
 import statistics
 import subprocess
@@ -393,6 +394,8 @@ def spar_table(results: dict[str, list[tuple[float, float]]]) -> str:
 
 
 GRIDARENA = [sys.executable, "-m", "gridarena"]
+EXTERNAL_START = 3.0
+"""Seconds another program (``cmd:...``) is given to start and connect before the next client."""
 _ANSWER = re.compile(r"Answer from player (\d+) for move \d+ was .*time left: (\d+) msecs")
 
 
@@ -439,6 +442,14 @@ def net_game(map_path: Path, bots: tuple[str, str], seconds: float, workdir: Pat
     clients: list[subprocess.Popen[str]] = []
     try:
         for bot in bots:  # the connection order gives the player numbers
+            if bot.startswith("cmd:"):  # another program: a command line with {port}, given time to connect
+                command = shlex.split(bot[4:].replace("{port}", str(port)))
+                client = subprocess.Popen(
+                    command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+                )
+                clients.append(client)
+                time.sleep(EXTERNAL_START)
+                continue
             client = subprocess.Popen(
                 [*GRIDARENA, "reversixt", "client", "--port", str(port), "--bot", bot, "--wait", "120"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,

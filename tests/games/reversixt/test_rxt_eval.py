@@ -1,5 +1,5 @@
 """The map-reading evaluation's features (stability, frontier, potential mobility, stones next to an
-empty corner) from the numba kernel against a plain-Python twin on the clear rules, on random
+empty corner, bonus fields within reach) from the numba kernel against a plain-Python twin on the clear rules, on random
 positions of the competition maps and the project's maps; and the evaluation's options."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import parse_weights
 from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.engine import Engine
-from gridarena.games.reversixt.formats import EXPANSION, HOLE, is_stone, parse_map
+from gridarena.games.reversixt.formats import BONUS, EXPANSION, HOLE, is_stone, parse_map
 from gridarena.games.reversixt.geometry import step, step_table
-from gridarena.games.reversixt.rules import ReversiState, ReversiXT
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT, captures
 
 COMPETITION = (
     "olekuhlmann-Advanced-Reversi-AI/2023_comp_5_2p.map",
@@ -43,7 +43,7 @@ def twin_features(state: ReversiState) -> dict[str, list[int]]:
         around = steps(c, initial)
         return sum(around[a] is not None and around[a + 4] is not None for a in range(4))
 
-    out = {name: [0] * 9 for name in ("stable", "frontier", "potential", "corner_next")}
+    out = {name: [0] * 9 for name in ("stable", "frontier", "potential", "corner_next", "bonus")}
     stable: set[int] = set()
     changed = True
     while changed:  # the fixpoint, over every stone each round
@@ -70,6 +70,10 @@ def twin_features(state: ReversiState) -> dict[str, list[int]]:
             owners = {cells[x] for x in around if is_stone(cells[x])}
             for j in range(1, p + 1):
                 out["potential"][j] += bool(owners - {j})
+    for c in range(n):
+        if cells[c] == BONUS:
+            for j in range(1, p + 1):
+                out["bonus"][j] += state.disqualified[j - 1] is None and bool(captures(table, cells, c, j))
     corners = [c for c in range(n) if initial[c] != HOLE and open_axes(c) == 0]
     for c in corners:
         if is_stone(cells[c]) or cells[c] in (EXPANSION, HOLE):
@@ -84,11 +88,8 @@ def kernel_features(engine: Engine, state: ReversiState) -> dict[str, list[int]]
     b = engine.board
     b.load(state)
     base = S.features(b.cells, b.geo, b.st, engine.ev, b.buf, b.marks)
-    rows = engine.ev[base : base + 36].reshape(4, 9)
-    return {
-        name: [int(v) for v in rows[i]]
-        for i, name in enumerate(("stable", "frontier", "potential", "corner_next"))
-    }
+    rows = engine.ev[base : base + 9 * S.FEATURES].reshape(S.FEATURES, 9)
+    return {name: [int(v) for v in rows[i]] for i, name in enumerate(S.TERMS[: S.FEATURES])}
 
 
 def random_positions(game: ReversiXT, seed: int, every: int = 3) -> list[ReversiState]:

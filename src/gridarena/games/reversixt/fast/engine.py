@@ -72,6 +72,7 @@ MAP_WEIGHTS: Final[dict[str, tuple[int, int]]] = {
     "frontier": (12, 4),
     "potential": (6, 2),
     "corner_next": (80, 20),
+    "bonus": (150, 150),
     "mobility": (24, 24),
     "override": (300, 300),
 }
@@ -89,7 +90,8 @@ def open_axes(m: ReversiMap, step: np.ndarray) -> np.ndarray:
 def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The map-reading evaluation's static field weights (:data:`MAP_FIELD_WEIGHTS`) and its geometry
     array ``ev`` (:func:`.search.features`): per field the steps that lead somewhere, the corners (no
-    open axis), the (corner, neighbour with an open axis) pairs, and 36 slots of scratch."""
+    open axis), the (corner, neighbour with an open axis) pairs, the bonus fields, and the scratch rows
+    of :data:`.search.FEATURES`."""
     n = m.width * m.height
     steps = step.reshape(n, 8)
     axes = open_axes(m, step)
@@ -106,9 +108,10 @@ def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]
             if s >= 0 and axes[s >> 3] > 0
         }
     )
+    bonuses = np.flatnonzero(np.frombuffer(m.cells, dtype=np.uint8) == BONUS)
     ev = np.concatenate([
         (steps >= 0).sum(axis=1), [len(corners)], corners, [len(pairs)], np.array(pairs, dtype=np.int64).reshape(-1),
-        np.zeros(36, dtype=np.int64),
+        [len(bonuses)], bonuses, np.zeros(9 * S.FEATURES, dtype=np.int64),
     ]).astype(np.int64)  # fmt: skip
     return weights, ev
 

@@ -24,6 +24,7 @@ from numba import njit
 
 from gridarena.games.reversixt.fast.kernels import (
     ADJ,
+    BONUS,
     CHOICE,
     EXPANSION,
     HOLE,
@@ -55,9 +56,12 @@ from gridarena.games.reversixt.fast.layout import (
  W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK, OVERRIDE_PLIES, W_SWAP, LMR, LMR2) = range(22)  # fmt: skip
 W2: Final = 22
 """First slot of the map-reading evaluation's weights: an (early, late) pair per term of :data:`TERMS`."""
-TERMS: Final = ("stable", "frontier", "potential", "corner_next", "mobility", "override")
-"""The map-reading evaluation's terms, in the order of their weight pairs from ``ctl[W2]`` on."""
-STABLE, FRONTIER, POTENTIAL, CORNER_NEXT, MOBILITY, OVERRIDE = range(6)
+TERMS: Final = ("stable", "frontier", "potential", "corner_next", "bonus", "mobility", "override")
+"""The map-reading evaluation's terms, in the order of their weight pairs from ``ctl[W2]`` on; the
+first :data:`FEATURES` are counted per player by :func:`features`, in this order."""
+STABLE, FRONTIER, POTENTIAL, CORNER_NEXT, BONUS_REACH, MOBILITY, OVERRIDE = range(7)
+FEATURES: Final = 5
+"""Rows of per-player counts that :func:`features` writes (9 slots each, players 1..8)."""
 CTL_SLOTS: Final = W2 + 2 * len(TERMS)
 
 PARANOID, BRS = 0, 1
@@ -160,7 +164,11 @@ def _player_value(
         return int(v + ctl[W_OV] * st[OV + k])
     v += _weight(ctl, OVERRIDE, fill) * st[OV + k] + _weight(ctl, STABLE, fill) * ev[base + k]
     v -= _weight(ctl, FRONTIER, fill) * ev[base + 9 + k] + _weight(ctl, CORNER_NEXT, fill) * ev[base + 27 + k]
-    return int(v + _weight(ctl, POTENTIAL, fill) * ev[base + 18 + k])
+    return int(
+        v
+        + _weight(ctl, POTENTIAL, fill) * ev[base + 18 + k]
+        + _weight(ctl, BONUS_REACH, fill) * ev[base + 36 + k]
+    )
 
 
 @kernel
@@ -227,8 +235,9 @@ def _held(x: int, k: int, cells: np.ndarray, geo: np.ndarray, marks: np.ndarray,
 def features(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, ev: np.ndarray, buf: np.ndarray, marks: np.ndarray
 ) -> int:
-    """Each player's stable, frontier and corner-adjacent stones and potential mobility, in ``ev``'s
-    scratch rows (:func:`feature_rows`); returns where they start. Phase 1 only (``step`` is the map's).
+    """Each player's stable, frontier and corner-adjacent stones, potential mobility and the bonus fields
+    he can take now, in ``ev``'s scratch rows (the order of :data:`TERMS`); returns where they start.
+    Phase 1 only (``step`` is the map's).
 
     * stable: a stone no line can flip: along each of its four axes one side ends (no step: a wall,
       a hole, a transition's end; a "corner" has no open axis at all) or holds a stable stone of the
@@ -236,16 +245,25 @@ def features(
       stable), so the work follows the stable stones, not the board;
     * frontier: stones next to a field that is empty or special (fewer is better: they give moves away);
     * potential mobility: empty or special fields next to another player's stone (where moves may come);
-    * corner_next: stones one step from an empty corner (they hand it over).
+    * corner_next: stones one step from an empty corner (they hand it over);
+    * bonus: empty bonus fields where the player captures now (an override stone or a bomb to take).
     """
     n = len(cells)
     p = st[P]
     corners = ev[n]
     pairs = ev[n + 1 + corners]
-    base = n + 2 + corners + 2 * pairs
-    for i in range(base, base + 36):
+    bonus_at = n + 2 + corners + 2 * pairs
+    bonuses = ev[bonus_at]
+    base = bonus_at + 1 + bonuses
+    for i in range(base, base + 9 * FEATURES):
         ev[i] = 0
-    stable, front, pot, near = base, base + 9, base + 18, base + 27
+    stable, front, pot, near, bonus = base, base + 9, base + 18, base + 27, base + 36
+    for i in range(bonuses):
+        c = ev[bonus_at + 1 + i]
+        if cells[c] == BONUS and geo[ADJ, c] > 0:
+            for k in range(1, p + 1):
+                if st[DISQ + k] == 0 and captures_any(k, c, cells, geo):
+                    ev[bonus + k] += 1
     for c in range(n):
         v = cells[c]
         if 1 <= v <= 8:
