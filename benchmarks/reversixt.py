@@ -47,9 +47,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from gridarena.arena.counts import Pentanomial
 from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
-from gridarena.core.clock import TimeControl
+from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
+from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
@@ -255,19 +256,32 @@ MAPS_2P: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class Player:
-    """A bot spec and its budget per move: ``N`` nodes (playouts for mcts), ``dN`` plies or ``Xs`` CPU seconds."""
+    """A bot spec and its budget: per move ``N`` nodes (playouts for mcts), ``dN`` plies or ``Xs`` CPU
+    seconds, or ``aX`` an account on the CPU clock that gains X seconds a move and carries over (the
+    reference server's rule, spec 9.5; the bot is told ``account:X``, a late answer loses the game)."""
 
     spec: str
     budget: str
 
     @classmethod
     def parse(cls, text: str, default: str) -> Player:
-        """``best#20000``, ``best_v1#d6``, ``mcts#0.2s``; without ``#`` the default budget."""
+        """``best#20000``, ``best_v1#d6``, ``mcts#0.2s``, ``best#a0.5``; without ``#`` the default budget."""
         spec, _, budget = text.partition("#")
         return cls(spec, budget or default)
 
-    def clock(self) -> TimeControl:
-        """A fresh time control of the budget (CPU seconds run on this thread's clock)."""
+    @property
+    def increment(self) -> float | None:
+        """The account's increment (``aX``), None for per-move budgets."""
+        return float(self.budget[1:]) if self.budget.startswith("a") else None
+
+    def clock(self, account: float = 0.0) -> TimeControl:
+        """A fresh time control of the budget (CPU seconds run on this thread's clock); ``account``:
+        the seconds an account holds now."""
+        if self.increment is not None:
+            now = time.thread_time()
+            return TurnClock(
+                deadline=now + account - safety_margin(account), clock=time.thread_time, limit=account
+            )
         if self.budget.endswith("s"):
             seconds = float(self.budget[:-1])
             return TimeControl(deadline=time.thread_time() + seconds, clock=time.thread_time)
@@ -290,16 +304,27 @@ def opening(game: ReversiXT, plies: int, seed: int) -> list[Any]:
 def play_game(
     game: ReversiXT, players: tuple[Player, Player], moves: list[Any], seed: int
 ) -> tuple[float, float]:
-    """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss)."""
+    """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss). On an
+    account (``aX``) an answer after the account is spent loses the game."""
     bots = [make_bot(game, p.spec) for p in players]
+    accounts = [0.0, 0.0]
     for seat, bot in enumerate(bots):
         bot.reset(game, seat, seed + seat)
+        increment = players[seat].increment
+        if increment is not None and hasattr(bot, "time_control"):
+            bot.time_control = f"account:{increment:g}"
     state = game.new_initial_state()
     for move in moves:
         state = state.apply_action(move)
     while not state.is_terminal():
         seat = state.current_player()
-        decision = bots[seat].act(state, players[seat].clock())
+        increment = players[seat].increment
+        accounts[seat] += increment or 0.0
+        start = time.thread_time()
+        decision = bots[seat].act(state, players[seat].clock(accounts[seat]))
+        accounts[seat] -= time.thread_time() - start
+        if increment is not None and accounts[seat] < 0:
+            return (0.0, 1.0) if seat == 0 else (1.0, 0.0)  # a time forfeit
         state = state.apply_action(decision.action)
     ranks = state.ranks()
     return tuple(1.0 if r < other else 0.5 if r == other else 0.0 for r, other in (ranks, ranks[::-1]))  # type: ignore[return-value]
@@ -404,9 +429,9 @@ class NetGame:
     """One game over the server: the scores and statuses by player, and each player's least account
     left after an answer (ms, from the server's trace)."""
 
-    scores: tuple[int, int]
-    statuses: tuple[str, str]
-    least_left_ms: tuple[int | None, int | None]
+    scores: tuple[int, ...]
+    statuses: tuple[str, ...]
+    least_left_ms: tuple[int | None, ...]
     seconds: float
 
 
@@ -429,7 +454,7 @@ def wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> Non
     raise RuntimeError(f"client did not say '{text}' within {timeout:g} s")
 
 
-def net_game(map_path: Path, bots: tuple[str, str], seconds: float, workdir: Path) -> NetGame:
+def net_game(map_path: Path, bots: tuple[str, ...], seconds: float, workdir: Path) -> NetGame:
     """``gridarena reversixt server --time SECONDS --depth 0`` and one client per bot, player 1 first."""
     port = free_port()
     result, trace = workdir / f"result-{port}.txt", workdir / f"trace-{port}.log"
@@ -462,22 +487,21 @@ def net_game(map_path: Path, bots: tuple[str, str], seconds: float, workdir: Pat
             client.wait(timeout=3600)
         server.wait(timeout=600)
     finally:
-        for proc in (*clients, server):
+        procs: list[subprocess.Popen[Any]] = [*clients, server]
+        for proc in procs:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
     rows = [line.split("\t") for line in result.read_text().splitlines()[1:] if line.strip()]
-    least: list[int | None] = [None, None]
+    least: list[int | None] = [None] * len(rows)
     for line in trace.read_text().splitlines():
         found = _ANSWER.search(line)
         if found:
             k, left = int(found.group(1)) - 1, int(found.group(2))
-            least[k] = left if least[k] is None else min(least[k], left)  # type: ignore[type-var]
+            seen = least[k]
+            least[k] = left if seen is None else min(seen, left)
     return NetGame(
-        (int(rows[0][1]), int(rows[1][1])),
-        (rows[0][3], rows[1][3]),
-        (least[0], least[1]),
-        time.perf_counter() - start,
+        tuple(int(r[1]) for r in rows), tuple(r[3] for r in rows), tuple(least), time.perf_counter() - start
     )
 
 
@@ -556,6 +580,39 @@ def server_benchmark(
             )
 
 
+#: The largest maps of the shared data (2 to 8 players), for the clock check of :func:`reserve_check`.
+LARGE_MAPS: tuple[tuple[str, str], ...] = (
+    (
+        "RWTH 50x50 8p",
+        "semmelsamu-reversixt-bot/maps/matchpoint/frequentlyPlayed/20210622-RWTH-50_50_8_25_rnd_1.map",
+    ),
+    ("comp2024_04_8p (46x46)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_8p.map"),
+    ("comp2024_04_4p (46x46)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_4p.map"),
+    ("comp2024_04_2p (32x32)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_2p.map"),
+)
+
+
+def reserve_check(bot: str, seconds: float) -> None:
+    """``bot`` as player 1 on each of the largest maps, against ``random`` in every other seat, on our
+    server at ``seconds`` a move, depth 0: its status and the least account it kept after an answer."""
+    print(f"{bot} as player 1 on our server, {seconds:g} s a move, depth 0, random in the other seats")
+    print(f"{'map':<24} {'players':>7} {'status':>8} {'least account left':>19} {'game (s)':>9}")
+    with tempfile.TemporaryDirectory() as workdir:
+        for label, rel in LARGE_MAPS:
+            path = SHARED / rel
+            if not path.exists():
+                print(f"{label:<24} (map not found)")
+                continue
+            players = read_map(path).players
+            game = net_game(path, (bot, *["random"] * (players - 1)), seconds, Path(workdir))
+            left = game.least_left_ms[0]
+            shown = "-" if left is None else f"{left} ms"
+            print(
+                f"{label:<24} {players:>7} {game.statuses[0]:>8} {shown:>19} {game.seconds:>9.0f}", flush=True
+            )
+    print()
+
+
 MEMORY_RUN = """
 import json, sys, time
 from gridarena.core.clock import TurnClock
@@ -618,10 +675,11 @@ t = time.perf_counter()
 from gridarena.arena.counts import Pentanomial
 from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
-from gridarena.core.clock import TimeControl
+from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
+from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.rules import ReversiXT
 game = ReversiXT("othello8")
@@ -657,7 +715,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=("compile", "perft", "depth", "memory", "spar", "server"))
+    parser.add_argument(
+        "--only", choices=("compile", "perft", "depth", "memory", "reserve", "spar", "server")
+    )
     parser.add_argument(
         "--move-seconds", type=float, default=2.0, help="server: seconds a move (the account's increment)"
     )
@@ -670,6 +730,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="spar: games at once")
     parser.add_argument("--sprt", default="0,20,0.05,0.05", help="spar: elo0,elo1,alpha,beta (logistic Elo)")
     args = parser.parse_args()
+    if args.only == "reserve":
+        reserve_check(args.candidate.partition("#")[0], args.move_seconds)
+        return
     if args.only == "server":
         server_benchmark(
             args.candidate.partition("#")[0],
