@@ -1,6 +1,7 @@
-"""ReversiXT's bots: ``trivial`` (after the course's ai_trivial), ``paranoid``, ``brs`` and ``best``.
+"""ReversiXT's bots: ``trivial`` (after the course's ai_trivial), ``paranoid``, ``brs``, ``best``, the
+previous best ``best_v1`` and ``mcts``.
 
-All four run the fast engine's search (:mod:`.fast.engine`) under the move's time control: the
+The first five run the fast engine's search (:mod:`.fast.engine`) under the move's time control: the
 deadline less a margin, the depth limit (the protocol's depth byte, in plies) and a node budget.
 They differ in the search and the evaluation:
 
@@ -16,9 +17,16 @@ They differ in the search and the evaluation:
   multi-player Rolit, a Reversi for up to four; our own matches, in docs/reversixt.md, were
   inconclusive at equal node budgets, and BRS searches more nodes per second), there with
   :data:`MULTI_OPTIONS` (override moves only at the first two plies, late move reductions),
-  which reach 11 plies in 2 s on the 2018 report's 4p map instead of 7-8.
+  which reach 11 plies in 2 s on the 2018 report's 4p map instead of 7-8; over the map-reading
+  evaluation (:func:`.fast.search.map_value`: stability, frontier, potential mobility, stones next
+  to an empty corner, bonus fields within reach, weighted by how full the board is) and with time
+  management on an account that carries over (:mod:`.timing`);
+* ``best_v1``: ``best`` as it was before the map-reading evaluation and the time management (the
+  full evaluation, each deadline spent whole), kept to measure against.
 
-With two players the full evaluation has a swap term (:func:`.fast.search.swap_term`): while a
+``mcts`` is of another style: UCT with random playouts on the fast kernels (:mod:`.fast.mcts`).
+
+With two players both evaluations have a swap term (:func:`.fast.search.swap_term`): while a
 choice or inversion field is empty, who can reach more of them expects the larger colour.
 """
 
