@@ -7,8 +7,9 @@ the lead swings and a few more plies decide the game; answering with 200-300 ms 
 timeout on a loaded machine. So each move gets
 
 * a **target**: the increment plus an even share of the surplus over the moves we still expect to
-  make (``T + (A - T - R) / M``), times a factor for how critical the position is (less in the
-  opening, more where override stones or swap fields are at stake, nothing to think about with one
+  make (``T + (A - T - R) / M``), times a factor for the game's stage and how critical the position
+  is (0.6 on an empty board to 1.4 on a full one, so the early moves save and the late middle game
+  spends; more where override stones or swap fields are at stake, nothing to think about with one
   legal move); the search starts no new iteration past 60 % of it (:data:`START_FRACTION`);
 * a **hard stop**: never past the account less the **reserve** R (:func:`reserve`: the larger of
   0.5 s and one increment; half the account while the account is still smaller than 2 R), nor past
@@ -34,9 +35,10 @@ HARD_FACTOR: Final = 2.5
 START_FRACTION: Final = 0.6
 """The search starts a new iteration only before this fraction of the target (the next one takes
 longer than all before it)."""
-OPENING_FILL: Final = 0.2
-"""Below this share of fields holding stones, the position is an opening: :data:`OPENING_FACTOR`."""
-OPENING_FACTOR: Final = 0.5
+EARLY_FACTOR, LATE_FACTOR = 0.6, 1.4
+"""The factor on the even share from an empty board to a full one (linear in the share of fields
+holding stones): the early moves leave part of each increment in the account, the late middle game,
+where the lead swings, spends it."""
 CRITICAL_FACTOR: Final = 1.5
 """More time where override stones or swap fields (choice, inversion) can be played now."""
 FEW_MOVES_FACTOR: Final = 0.5
@@ -90,11 +92,12 @@ def moves_left(view: RootView) -> float:
 
 
 def criticality(view: RootView) -> float:
-    """The factor on the even share: 0 with one legal move, less in the opening and the bomb phase
-    and with two moves, more where override stones or swap fields can be played now.
+    """The factor on the even share: 0 with one legal move, from :data:`EARLY_FACTOR` on an empty
+    board to :data:`LATE_FACTOR` on a full one, half in the bomb phase and with two moves, more where
+    override stones or swap fields can be played now.
 
-    >>> criticality(RootView(1, 40, 2, 0, 0.5, moves=1)), criticality(RootView(1, 40, 2, 0, 0.1, moves=8))
-    (0.0, 0.5)
+    >>> criticality(RootView(1, 40, 2, 0, 0.5, moves=1)), round(criticality(RootView(1, 40, 2, 0, 0.25, moves=8)), 3)
+    (0.0, 0.8)
     >>> criticality(RootView(1, 40, 2, 0, 0.5, moves=8, override_moves=3))
     1.5
     """
@@ -102,7 +105,7 @@ def criticality(view: RootView) -> float:
         return 0.0
     if view.phase != 1:
         return BOMB_FACTOR
-    factor = OPENING_FACTOR if view.fill < OPENING_FILL else 1.0
+    factor = EARLY_FACTOR + (LATE_FACTOR - EARLY_FACTOR) * view.fill
     if view.override_moves or view.swap_moves:
         factor *= CRITICAL_FACTOR
     if view.moves == 2:
@@ -116,9 +119,9 @@ def plan(account: float, increment: float, view: RootView) -> Budget:
     >>> b = plan(1.0, 1.0, RootView(1, 200, 2, 0, 0.05, moves=6))  # the first move: an opening
     >>> round(b.target, 3), round(b.hard, 3)
     (0.5, 0.5)
-    >>> b = plan(12.0, 1.0, RootView(1, 20, 2, 0, 0.8, moves=6))  # late, with a surplus of 10 s
+    >>> b = plan(12.0, 1.0, RootView(1, 20, 2, 0, 0.75, moves=6))  # late, with a surplus of 10 s
     >>> round(b.target, 3), round(b.hard, 3)
-    (2.0, 5.0)
+    (2.4, 6.0)
     """
     keep = min(reserve(increment), account / 2)
     available = max(0.0, account - keep)
