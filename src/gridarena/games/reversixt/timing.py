@@ -10,10 +10,10 @@ timeout on a loaded machine. So each move gets
   make (``T + (A - T - R) / M``), times a factor for the game's stage and how critical the position
   is (0.6 on an empty board to 1.4 on a full one, so the early moves save and the late middle game
   spends; more where override stones or swap fields are at stake, nothing to think about with one
-  legal move); the search starts no new iteration past 60 % of it (:data:`START_FRACTION`);
+  legal move); the search starts no new iteration past 45 % of it (:data:`START_FRACTION`);
 * a **hard stop**: never past the account less the **reserve** R (:func:`reserve`: the larger of
   0.5 s and one increment; half the account while the account is still smaller than 2 R), nor past
-  2.5 targets (:data:`HARD_FACTOR`).
+  1.5 targets (:data:`HARD_FACTOR`).
 
 The moves we still expect (M) are the empty and special fields left divided among the players still
 in the game, plus our bombs: a generous count (not every field gets filled), so the surplus is spent
@@ -30,11 +30,12 @@ from gridarena.core.gameclock import TimeSpec, TimeSpecError
 
 MIN_RESERVE: Final = 0.5
 """Seconds always kept in the account at an answer (with at least one increment: :func:`reserve`)."""
-HARD_FACTOR: Final = 2.5
-"""The hard stop is at most this many targets."""
-START_FRACTION: Final = 0.6
-"""The search starts a new iteration only before this fraction of the target (the next one takes
-longer than all before it)."""
+HARD_FACTOR: Final = 1.5
+"""The hard stop is at most this many targets: an iteration that runs past the target is cut there
+(its move still counts when it beat the previous one), so a move never takes all of the surplus."""
+START_FRACTION: Final = 0.45
+"""The search starts a new iteration only before this fraction of the target: the next one takes two
+to four times as long as all before it, so it then ends before the hard stop."""
 EARLY_FACTOR, LATE_FACTOR = 0.6, 1.4
 """The factor on the even share from an empty board to a full one (linear in the share of fields
 holding stones): the early moves leave part of each increment in the account, the late middle game,
@@ -121,7 +122,7 @@ def plan(account: float, increment: float, view: RootView) -> Budget:
     (0.5, 0.5)
     >>> b = plan(12.0, 1.0, RootView(1, 20, 2, 0, 0.75, moves=6))  # late, with a surplus of 10 s
     >>> round(b.target, 3), round(b.hard, 3)
-    (2.4, 6.0)
+    (2.4, 3.6)
     """
     keep = min(reserve(increment), account / 2)
     available = max(0.0, account - keep)
