@@ -10,7 +10,8 @@ timeout on a loaded machine. So each move gets
   make (``T + (A - T - R) / M``), times a factor for the game's stage and how critical the position
   is (0.6 on an empty board to 1.4 on a full one, so the early moves save and the late middle game
   spends; more where override stones or swap fields are at stake, nothing to think about with one
-  legal move); the search starts no new iteration past 45 % of it (:data:`START_FRACTION`);
+  legal move); the search starts a new iteration only when it is predicted to end before the target
+  (:func:`next_iteration_fits`), which stretches by :data:`UNSTABLE` when the last one changed the move;
 * a **hard stop**: never past the account less the **reserve** R (:func:`reserve`: the larger of
   0.5 s and one increment; half the account while the account is still smaller than 2 R), nor past
   1.5 targets (:data:`HARD_FACTOR`).
@@ -33,9 +34,11 @@ MIN_RESERVE: Final = 0.5
 HARD_FACTOR: Final = 1.5
 """The hard stop is at most this many targets: an iteration that runs past the target is cut there
 (its move still counts when it beat the previous one), so a move never takes all of the surplus."""
-START_FRACTION: Final = 0.45
-"""The search starts a new iteration only before this fraction of the target: the next one takes two
-to four times as long as all before it, so it then ends before the hard stop."""
+GROWTH: Final = (2.0, 6.0)
+"""Bounds on how many times longer the next iteration of the deepening takes than the last one (the
+last two's ratio, 3 after the first)."""
+UNSTABLE: Final = 1.25
+"""The target stretches this far when the last iteration changed the move."""
 EARLY_FACTOR, LATE_FACTOR = 0.6, 1.4
 """The factor on the even share from an empty board to a full one (linear in the share of fields
 holding stones): the early moves leave part of each increment in the account, the late middle game,
@@ -66,7 +69,7 @@ class RootView:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Seconds from now: the target (no new iteration past :data:`START_FRACTION` of it) and the hard stop."""
+    """Seconds from now: the target (:func:`next_iteration_fits`) and the hard stop."""
 
     target: float
     hard: float
@@ -112,6 +115,23 @@ def criticality(view: RootView) -> float:
     if view.moves == 2:
         factor *= FEW_MOVES_FACTOR
     return factor
+
+
+def next_iteration_fits(
+    elapsed: float, last: float, before: float | None, target: float, changed: bool
+) -> bool:
+    """Whether the next iteration of the deepening should start: ``elapsed`` seconds since the search
+    began, the last iteration took ``last``, the one before it ``before`` (None: none), and the move's
+    ``target``; the next is predicted to take ``last`` times their ratio (within :data:`GROWTH`).
+
+    >>> next_iteration_fits(0.1, 0.07, 0.02, 1.0, False), next_iteration_fits(0.4, 0.3, 0.1, 1.0, False)
+    (True, False)
+    >>> next_iteration_fits(0.4, 0.3, 0.1, 1.1, False), next_iteration_fits(0.4, 0.3, 0.1, 1.1, True)
+    (False, True)
+    """
+    low, high = GROWTH
+    growth = 3.0 if not before or before <= 0 else min(high, max(low, last / before))
+    return elapsed + growth * last <= target * (UNSTABLE if changed else 1.0)
 
 
 def plan(account: float, increment: float, view: RootView) -> Budget:

@@ -20,7 +20,7 @@ from gridarena.games.reversixt.fast.board import FastBoard
 from gridarena.games.reversixt.fast.layout import BOMBS, COUNT, DISQ, OV, PHASE, P
 from gridarena.games.reversixt.formats import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION, ReversiMap
 from gridarena.games.reversixt.geometry import step_array
-from gridarena.games.reversixt.timing import START_FRACTION, Budget, RootView
+from gridarena.games.reversixt.timing import Budget, RootView, next_iteration_fits
 
 MAX_DEPTH: Final = 64
 """Deepest iteration (a finished game stops the deepening sooner)."""
@@ -232,9 +232,9 @@ class Engine:
         plies or about ``nodes`` nodes.
 
         ``pace`` (time management, :mod:`..timing`) sees the root and may set a budget: a target
-        (no new iteration past :data:`~..timing.START_FRACTION` of it, the whole of it when the
-        last iteration changed the move) and a hard stop before the deadline; a target of 0 answers
-        at once (one legal move)."""
+        (a new iteration starts only when it is predicted to end before it,
+        :func:`~..timing.next_iteration_fits`) and a hard stop before the deadline; a target of 0
+        answers at once (one legal move)."""
         start = time.perf_counter()
         clock = time.thread_time if cpu else time.perf_counter
         began = clock()
@@ -264,7 +264,9 @@ class Engine:
             target = began + budget.target
             stop = min(stop, began + budget.hard)
         self.hist //= 4
+        last, before = 0.0, None  # the seconds of the last two completed iterations
         for depth in range(1, limit + 1):
+            started = clock()
             ctl[S.ROOT_FIRST] = best
             ctl[S.ROOT_MOVE] = best
             ctl[S.HORIZON] = 0
@@ -280,7 +282,9 @@ class Engine:
             best, score, completed = int(ctl[S.ROOT_MOVE]), int(value), depth
             if not ctl[S.HORIZON]:  # every line reached the end of the game: deeper changes nothing
                 break
-            if clock() - began > (target - began) * (1.0 if changed and depth > 1 else START_FRACTION):
+            now = clock()
+            last, before = now - started, (last if depth > 1 else None)
+            if not next_iteration_fits(now - began, last, before, target - began, changed and depth > 1):
                 break  # the next iteration would not end before the target
         cell, special = (best & S.MOVE_MASK) >> 5, best & 31
         move = (cell % w, cell // w, special)
