@@ -168,14 +168,14 @@ def quick_move(state: ReversiState, deadline: float) -> Move:
     table, ov = game.steps, state.overrides[k - 1]
     best: tuple[int, int] | None = None  # (score, cell)
     for i in candidates(game, cells, k, ov):
+        if best is not None and time.perf_counter() >= deadline:
+            break
         if not is_valid_placement(table, cells, i, k, ov):
             continue
         occupied = is_stone(cells[i]) or cells[i] == EXPANSION
         score = len(captures(table, cells, i, k)) - (1 << 20 if occupied else 0)
         if best is None or score > best[0]:
             best = (score, i)
-        if time.perf_counter() >= deadline:
-            break
     if best is None:  # cannot happen while the server asks us (settle found a move): the full list
         return state.legal_actions()[0]
     i = best[1]
@@ -231,6 +231,9 @@ class _Session:
         self.moves = 0
         self.disqualified = False
         self.ready: asyncio.Future[None] | None = None  # the bot's reset and warm-up for this map
+        self.thinking: asyncio.Future[Any] | None = (
+            None  # the bot's last search (it may run past its deadline)
+        )
         self.inbox: asyncio.Queue[tuple[float, Any]] = asyncio.Queue(maxsize=INBOX_LIMIT)
         self.least_left_ms: float | None = None
         self.arrived = 0.0  # when the frame last received arrived (time.perf_counter)
@@ -312,9 +315,10 @@ class _Session:
             reading.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reading
-            if self.ready is not None:  # a game that ended before the bot was ready: let the thread finish
-                with contextlib.suppress(Exception):
-                    await self.ready
+            for work in (self.ready, self.thinking):  # let a thread still at work finish
+                if work is not None:
+                    with contextlib.suppress(Exception):
+                        await work
 
     async def _play(self) -> ClientResult:
         try:
@@ -363,14 +367,16 @@ class _Session:
             not self.ready.done() and request.time_ms > 0
         ):  # wait a little: a bot without a warm-up is ready at once
             await asyncio.wait({self.ready}, timeout=QUICK_SHARE * clock.time_left())
-        if not self.ready.done() and request.time_ms > 0:
+        busy = self.thinking is not None and not self.thinking.done()
+        if (busy or not self.ready.done()) and request.time_ms > 0:
             left = clock.time_left()
             move = await asyncio.to_thread(quick_move, state, time.perf_counter() + QUICK_SHARE * left)
-            log.info(
-                "bot not ready yet: answered %s from the rules (%.0f ms left)", move.to_text(), 1000 * left
-            )
+            why = "still searching an earlier request" if busy else "not ready yet"
+            log.info("bot %s: answered %s from the rules (%.0f ms left)", why, move.to_text(), 1000 * left)
         else:
             await self.ready
+            if self.thinking is not None:
+                await self.thinking  # an untimed request after a search that ran late: let it end
             move = await self.decide(state, clock)
         await self.send(MoveAnswer(*move))
         self.moves += 1
@@ -390,8 +396,19 @@ class _Session:
     async def decide(self, state: ReversiState, clock: TurnClock) -> Move:
         """The bot's move (in a thread), or a quick legal one when the bot fails or answers illegally."""
         assert self.bot is not None
+        self.thinking = thinking = asyncio.ensure_future(asyncio.to_thread(self.bot.act, state, clock))
+        if clock.deadline is not None:
+            # The bot is raced against its deadline: a search that cannot stop in time (a move
+            # generation over a huge board full of stones) must not cost the game. Its thread runs
+            # on and its answer is dropped; requests meanwhile are answered from the rules.
+            await asyncio.wait({thinking}, timeout=max(0.0, clock.deadline - time.perf_counter()))
+            if not thinking.done():
+                log.warning("bot %s had no answer at its deadline; answering from the rules", self.config.bot)
+                return await asyncio.to_thread(
+                    quick_move, state, time.perf_counter() + QUICK_SHARE * clock.time_left()
+                )
         try:
-            decision = await asyncio.to_thread(self.bot.act, state, clock)
+            decision = await thinking
         except Exception as exc:  # a broken bot must not cost the game: say so and move
             log.error(
                 "bot %s failed (%s: %s); answering from the rules", self.config.bot, type(exc).__name__, exc
