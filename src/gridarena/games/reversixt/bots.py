@@ -212,11 +212,12 @@ def _strong_factory(
         lmr2: int | None = None,
         pacing: int | None = None,
         weights: str | None = None,
+        swap_whole: int | None = None,
     ) -> SearchBot:
         terms = parse_weights(weights) if weights else None
         return SearchBot(
             name, mode, evaluation, seed, margin, pacing=bool(default_pacing if pacing is None else pacing),
-            override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms,
+            override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
         )  # fmt: skip
 
     default_pacing = pacing

@@ -145,6 +145,7 @@ class Engine:
         lmr: int = 0,
         lmr2: int = 0,
         weights: dict[str, tuple[int, int]] | None = None,
+        swap_whole: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         step = step_array(m)
@@ -162,6 +163,7 @@ class Engine:
         self.ctl = np.zeros(S.CTL_SLOTS, dtype=np.int64)
         self.ctl[S.MODE] = {"paranoid": S.PARANOID, "brs": S.BRS}[mode]
         self.ctl[S.EVAL] = {"strong": S.STRONG, "trivial": S.TRIVIAL, "map": S.MAP}[evaluation]
+        self.ctl[S.SWAP_WHOLE] = swap_whole
         terms = {**MAP_WEIGHTS, **(weights or {})}
         for t, name in enumerate(S.TERMS):
             self.ctl[S.W2 + 2 * t], self.ctl[S.W2 + 2 * t + 1] = terms[name]

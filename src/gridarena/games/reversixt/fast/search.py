@@ -62,7 +62,10 @@ first :data:`FEATURES` are counted per player by :func:`features`, in this order
 STABLE, FRONTIER, POTENTIAL, CORNER_NEXT, BONUS_REACH, MOBILITY, OVERRIDE = range(7)
 FEATURES: Final = 5
 """Rows of per-player counts that :func:`features` writes (9 slots each, players 1..8)."""
-CTL_SLOTS: Final = W2 + 2 * len(TERMS)
+SWAP_WHOLE: Final = W2 + 2 * len(TERMS)
+"""``ctl[SWAP_WHOLE]``: 1 lets the map-reading evaluation's swap term move R's whole value gap (its
+features swap with the stones), 0 only the stone part, as ``best_v1``'s."""
+CTL_SLOTS: Final = SWAP_WHOLE + 1
 
 PARANOID, BRS = 0, 1
 """``ctl[MODE]``."""
@@ -70,6 +73,8 @@ TRIVIAL, STRONG, MAP = 0, 1, 2
 """``ctl[EVAL]``: ai_trivial's stone difference, the full evaluation of ``best_v1``, or the
 map-reading evaluation (:func:`map_value`)."""
 
+NO_SWAP: Final = 2
+""":func:`swap_control` when no swap can happen any more."""
 INF: Final = 1 << 60
 WIN_STEP: Final = 1 << 40
 """A terminal position scores this much per player beaten (minus per player ahead), plus the stone gap."""
@@ -173,11 +178,12 @@ def _player_value(
 
 @kernel
 def _ranked(
-    st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray, ev: np.ndarray, base: int
-) -> int:
+    st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray, ev: np.ndarray, base: int, swap: int
+) -> int:  # fmt: skip
     """R's value (:func:`_player_value`) against his rank neighbours (the student report's ranking
     heuristic: the mean of the players just above and just below R), plus the mobility of the player
-    to move in phase 1 (for R or against him)."""
+    to move in phase 1 (for R or against him). With ``swap`` (:func:`swap_control`, two players) the
+    gap moves towards ``swap * |gap|``, ``ctl[W_SWAP]`` quarters of the way."""
     total = 0
     for k in range(1, st[P] + 1):
         total += st[COUNT + k]
@@ -204,6 +210,8 @@ def _ranked(
     else:
         ref = (above + below) // 2
     value = mine - ref
+    if swap != NO_SWAP:  # two players, a swap still to come: who takes the last one gets the better colour
+        value = (ctl[W_SWAP] * swap * abs(value) + (4 - ctl[W_SWAP]) * value) // 4
     if st[PHASE] == 1 and mover > 0:
         weight = ctl[W_MOB] if base < 0 else _weight(ctl, MOBILITY, fill)
         mob = min(mobility, 40) * weight
@@ -216,7 +224,7 @@ def strong_value(st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndar
     """``best_v1``'s evaluation for R: stones (weighted up as the board fills), positional field weights,
     override stones and bombs held, mobility of the player to move, measured against the rank
     neighbours (:func:`_ranked`)."""
-    return _ranked(st, r, mover, mobility, ctl, st, -1)  # no features: ``st`` stands in for ``ev``
+    return _ranked(st, r, mover, mobility, ctl, st, -1, NO_SWAP)  # no features: ``st`` stands in for ``ev``
 
 
 @kernel
@@ -316,7 +324,7 @@ def features(
 @kernel
 def map_value(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray,
-    ev: np.ndarray, buf: np.ndarray, marks: np.ndarray,
+    ev: np.ndarray, buf: np.ndarray, marks: np.ndarray, swap: int,
 ) -> int:  # fmt: skip
     """The map-reading evaluation for R: :func:`strong_value`'s stones, static field weights, stocks and
     rank neighbours, plus the map's stability, frontier, potential mobility and corner-adjacent stones
@@ -325,25 +333,23 @@ def map_value(
     :func:`strong_value`'s (stones and bombs)."""
     if st[PHASE] != 1:
         return strong_value(st, r, 0, 0, ctl)
-    return _ranked(st, r, mover, mobility, ctl, ev, features(cells, geo, st, ev, buf, marks))
+    return _ranked(st, r, mover, mobility, ctl, ev, features(cells, geo, st, ev, buf, marks), swap)
 
 
 @kernel
-def swap_term(
-    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, mover: int, sw: np.ndarray, ctl: np.ndarray
-) -> int:  # fmt: skip
-    """With two players and swap fields (choice, inversion) still empty, who will swap last.
+def swap_control(
+    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, sw: np.ndarray, ctl: np.ndarray
+) -> int:
+    """Who will swap last, with two players and swap fields (choice, inversion) still empty.
 
     A swap exchanges every stone of the two players, so while one can still happen the stone
     difference D says little: the player who takes the last swap field ends with the larger
     colour. A player with more swap fields he can take now (he captures there) can wait for the
-    other to run out, so R expects +|D| when he can reach more of them, -|D| when his opponent
-    can, and 0 on a tie (measured: the sign of who is or is not to move did no better). The term
-    moves the full evaluation's stone part (``ws * D``) that far: ``ctl[W_SWAP]`` quarters of the
-    way (4, the default: the estimate replaces the stone difference; 2, 3, 5 and 8 did worse in
-    equal-node matches, docs/reversixt.md). After the last swap field it is 0."""
+    other to run out, so R expects +|D| when he can reach more of them (1), -|D| when his opponent
+    can (-1), and 0 on a tie (0; measured: the sign of who is or is not to move did no better).
+    :data:`NO_SWAP` when no swap can happen any more (or the term is off)."""
     if st[P] != 2 or st[PHASE] != 1 or ctl[W_SWAP] == 0:
-        return 0
+        return NO_SWAP
     o = 3 - r
     left, mine, theirs = 0, 0, 0
     for i in range(len(sw)):
@@ -358,9 +364,22 @@ def swap_term(
             if captures_any(o, c, cells, geo):
                 theirs += 1
     if left == 0:
+        return NO_SWAP
+    return 1 if mine > theirs else (-1 if mine < theirs else 0)
+
+
+@kernel
+def swap_term(
+    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, r: int, sw: np.ndarray, ctl: np.ndarray
+) -> int:
+    """The swap term of the full evaluation (:func:`swap_control`): it moves the stone part
+    (``ws * D``) towards ``ctrl * |D|``, ``ctl[W_SWAP]`` quarters of the way (4, the default: the
+    estimate replaces the stone difference; 2, 3, 5 and 8 did worse in equal-node matches,
+    docs/reversixt.md). After the last swap field it is 0."""
+    ctrl = swap_control(cells, geo, st, r, sw, ctl)
+    if ctrl == NO_SWAP:
         return 0
-    d = st[COUNT + r] - st[COUNT + o]
-    ctrl = 1 if mine > theirs else (-1 if mine < theirs else 0)
+    d = st[COUNT + r] - st[COUNT + 3 - r]
     total = 0
     for k in range(1, st[P] + 1):
         total += st[COUNT + k]
@@ -377,9 +396,13 @@ def leaf_value(
     """The evaluation ``ctl[EVAL]`` names at a leaf (``mover`` 0: no mobility known)."""
     if ctl[EVAL] == TRIVIAL:
         return trivial_value(st, r)
-    swap = swap_term(cells, geo, st, r, mover, sw, ctl)
+    if ctl[EVAL] == MAP and ctl[SWAP_WHOLE]:
+        return map_value(
+            cells, geo, st, r, mover, mobility, ctl, ev, buf, marks, swap_control(cells, geo, st, r, sw, ctl)
+        )
+    swap = swap_term(cells, geo, st, r, sw, ctl)
     if ctl[EVAL] == MAP:
-        return map_value(cells, geo, st, r, mover, mobility, ctl, ev, buf, marks) + swap
+        return map_value(cells, geo, st, r, mover, mobility, ctl, ev, buf, marks, NO_SWAP) + swap
     return strong_value(st, r, mover, mobility, ctl) + swap
 
 
