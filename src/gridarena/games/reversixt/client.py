@@ -149,7 +149,8 @@ def turn_clock(request: MoveRequest, fallback: float, received: float | None = N
 
 
 def quick_move(state: ReversiState, deadline: float) -> Move:
-    """A legal move found fast, for a request that comes before the bot is ready.
+    """A legal move found fast, for a request the bot cannot answer in time (not ready yet, or still
+    searching past an earlier deadline).
 
     Phase 1: the valid placements met first (near the opponents' stones, lazily, at most until
     ``deadline``, a ``time.perf_counter`` value), the one capturing most, a move without an
@@ -231,9 +232,8 @@ class _Session:
         self.moves = 0
         self.disqualified = False
         self.ready: asyncio.Future[None] | None = None  # the bot's reset and warm-up for this map
-        self.thinking: asyncio.Future[Any] | None = (
-            None  # the bot's last search (it may run past its deadline)
-        )
+        # The bot's last search: it may still run after its deadline (see decide).
+        self.thinking: asyncio.Future[Any] | None = None
         self.inbox: asyncio.Queue[tuple[float, Any]] = asyncio.Queue(maxsize=INBOX_LIMIT)
         self.least_left_ms: float | None = None
         self.arrived = 0.0  # when the frame last received arrived (time.perf_counter)
