@@ -10,7 +10,7 @@ RUN_DIR ?= runs
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,ray,web]'
+	$(BIN)/pip install --quiet -e '.[dev,ray,web,rl]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -38,9 +38,9 @@ from gridarena.arena.backends import make_backend
 from gridarena.arena.store import Store
 from gridarena.cli.aind import Arena, play_pairs, win_interval
 from gridarena.games.isolation import fast
+from gridarena.games.isolation.ai.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 from gridarena.games.isolation.aind import Board, Move, TimeLeft, board_from_state, samples
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock
-from gridarena.games.isolation.best import BEST_NODES, BestPlayer, ImprovedDepthPlayer
 from gridarena.games.isolation.rules import State
 
 #: AB_Improved for --strength, by --opponent: on its CPU clock, its fixed-depth proxy, or on the wall clock.

@@ -28,7 +28,7 @@ from gridarena.bots.base import RandomBot
 from gridarena.core.bot import Bot
 from gridarena.core.play import GameRecord
 from gridarena.core.registry import make_bot
-from gridarena.games.pentocity.bots import ExampleBot, RowByRowBot
+from gridarena.games.pentocity.ai.simple import ExampleBot, RowByRowBot
 from gridarena.games.pentocity.land import SIDE, Move, placement_mask
 from gridarena.games.pentocity.placement import Placement, resolve_move
 from gridarena.games.pentocity.reference import SEEDS_2016

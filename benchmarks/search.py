@@ -19,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from gridarena.games.isolation.heuristics import improved
+from gridarena.games.isolation.ai.heuristics import improved
 from gridarena.games.isolation.rules import Isolation, State
 from gridarena.search import SearchResult, TranspositionTable, alphabeta, last, minimax
 from gridarena.search.alphabeta import alphabeta_deepening

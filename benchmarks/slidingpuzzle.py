@@ -21,7 +21,11 @@ import sys
 import time
 from pathlib import Path
 
+from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic, pdb_heuristic
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar, default_memory
+from gridarena.games.slidingpuzzle.ai.solvers import AStar
 from gridarena.games.slidingpuzzle.bench import Summary, run_method
+from gridarena.games.slidingpuzzle.board import Action, Board, homework_goal
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
     check_solution,
@@ -29,12 +33,8 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_homework_case,
     parse_solution,
 )
-from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar, default_memory
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import board_by_name, build_pdb, default_partition, partition
-from gridarena.games.slidingpuzzle.rules import Action, Board, homework_goal
-from gridarena.games.slidingpuzzle.solvers import AStar
 from gridarena.search import Solution
 
 #: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (spec B.3).

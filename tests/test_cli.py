@@ -55,6 +55,38 @@ def test_play_text_output_names_the_winner(capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and "winner:" in out and "seed 1" in out
 
 
+EXAMPLE_BOT = Path(__file__).resolve().parents[1] / "examples" / "random_bot.py"
+
+
+def test_play_takes_the_tournaments_time_controls(capsys: pytest.CaptureFixture[str]) -> None:
+    for control, text in (("1/0.05", "1/50ms"), ("account:2", "account:2"), ("0.15", "150ms")):
+        code, out, _ = run_cli(
+            capsys, "play", "isolation(width=5,height=5)", "--players", "greedy,random", "--seed", "3",
+            "--time", control, "--clock", "cpu", "--json",
+        )  # fmt: skip
+        result = json.loads(out)
+        assert code == 0 and result["time"] == text and result["termination"] == "normal"
+    code, _, err = run_cli(capsys, "play", "isolation", "--players", "greedy,random", "--time", "fast")
+    assert code == 1 and err.count("\n") == 1 and "fast" in err
+
+
+def test_play_takes_a_program_typed_as_a_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = f"{sys.executable} {EXAMPLE_BOT}"
+    code, out, _ = run_cli(
+        capsys, "play", "isolation(width=5,height=5)", "--players", f"{command},greedy", "--seed", "2",
+        "--time", "2", "--json",
+    )  # fmt: skip
+    result = json.loads(out)
+    assert code == 0 and result["termination"] == "normal" and result["players"][0].startswith("external(")
+    players = tmp_path / "bots.toml"
+    players.write_text(f'[[player]]\ncmd = ["{sys.executable}", "{EXAMPLE_BOT}"]\nname = "rnd"\n'
+                       '[[player]]\nspec = "greedy"\n')  # fmt: skip
+    code, out, _ = run_cli(
+        capsys, "play", "isolation(width=5,height=5)", "--players-file", str(players), "--json"
+    )
+    assert code == 0 and json.loads(out)["termination"] == "normal"
+
+
 def test_check_passes_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "check", "isolation", "--games", "5", "--json")
     assert code == 0 and json.loads(out)[0]["ok"] is True

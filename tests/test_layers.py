@@ -34,10 +34,12 @@ ALLOWED: dict[str, set[str]] = {
     "bots": {"core", "search", "bots"},
     "arena": {"core", "search", "bots", "arena", "top"},  # top: ``__version__`` for the records
     "web": {"core", "search", "bots", "arena", "web", "top"},
+    # games: each game's own view only (adapters/views/<game>.py imports that game)
+    "adapters": {"core", "search", "bots", "arena", "adapters", "top"},
 }
 
 #: Layers that put nothing on a screen.
-QUIET = {"core", "search", "games", "bots", "arena", "web"}
+QUIET = {"core", "search", "games", "bots", "arena", "web", "adapters"}
 
 #: Modules of a quiet layer whose purpose is the terminal, with the reason.
 SCREEN_ALLOWED = {
@@ -89,6 +91,8 @@ def allowed(importer: str, imported: str) -> bool:
     if source not in ALLOWED:
         return True
     if target == "games":
+        if source == "adapters":
+            return importer.split(".")[2:3] == ["views"] and importer.split(".")[3:4] == [game_of(imported)]
         return source == "games" and game_of(importer) == game_of(imported) and game_of(imported) is not None
     return target in ALLOWED[source]
 
@@ -160,6 +164,9 @@ def test_lower_layers_put_nothing_on_a_screen(path: Path) -> None:
         ("gridarena.arena.runner", "gridarena.games.isolation", False),
         ("gridarena.arena.runner", "gridarena.bots.external", True),
         ("gridarena.cli.isolation", "gridarena.arena.tournament", True),
+        ("gridarena.adapters.views.isolation", "gridarena.games.isolation.rules", True),
+        ("gridarena.adapters.views.isolation", "gridarena.games.pentocity.rules", False),
+        ("gridarena.adapters.pettingzoo", "gridarena.games.isolation.rules", False),
     ],
 )
 def test_the_rules_themselves(importer: str, imported: str, ok: bool) -> None:
@@ -169,3 +176,196 @@ def test_the_rules_themselves(importer: str, imported: str, ok: bool) -> None:
 def test_the_screen_check_can_fail() -> None:
     tree = ast.parse("import sys\nprint('x', file=sys.stderr)\nfrom rich.console import Console\n")
     assert [what for _, what in screen_uses(tree)] == ["print", "sys.stderr", "import rich.console"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# One shape per game package (docs/architecture.md, "One shape per game"): the same files in every game,
+# imports that go one way, and no import cycle inside a package.
+
+GAMES = sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file())
+MAX_LINES = 600
+
+#: Known breaks being fixed on a branch: strict xfails, so the fix makes the test fail until the entry goes.
+PENDING: dict[str, str] = {
+    "cycle-iceandfire": "Ice and Fire's split (branch iaf)",
+    "shape-iceandfire": "Ice and Fire's split (branch iaf)",
+    "shape-reversixt": "ReversiXT's bot classes move to ai/ after its AI work (branch rxtai)",
+    "lines": "Ice and Fire's split (branch iaf)",
+    "names-gridarena.web.app": "the play page's games from the registry (after branch web)",
+    "names-gridarena.web.play": "the play page's games from the registry (after branch web)",
+}
+
+
+def pending(key: str, *values: object) -> object:
+    """``pytest.param(*values)``, a strict xfail while ``key`` is in :data:`PENDING`."""
+    marks = [pytest.mark.xfail(reason=PENDING[key], strict=True)] if key in PENDING else []
+    return pytest.param(*values, marks=marks, id=str(values[0]) if len(values) == 1 else key)
+
+
+#: Modules of a game that its text layer (``formats``) and its state (``rules``) must not import.
+ABOVE_RULES = ("render", "bots", "ai", "analysis")
+
+
+def game_modules(game: str) -> dict[str, Path]:
+    """Module name -> path, for every module of one game package."""
+    return {module_name(p): p for p in modules() if game_of(module_name(p)) == game}
+
+
+def internal_imports(game: str) -> dict[str, set[str]]:
+    """Each module of ``game`` -> the modules of the same package it imports (``from pkg import mod`` is mod)."""
+    known = game_modules(game)
+    graph: dict[str, set[str]] = {}
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            found: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = next(
+                    (t for _, t in imports(module, ast.Module([node], []), path.name == "__init__.py")), ""
+                )
+                found = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            targets.update(t for t in found if t in known and t != module)
+        graph[module] = targets
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` as a list of modules (first == last), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_cycle_finder_can_fail() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize("game", [pending(f"cycle-{g}", g) for g in GAMES])
+def test_no_import_cycle_inside_a_game_package(game: str) -> None:
+    cycle = find_cycle(internal_imports(game))
+    assert cycle is None, f"games/{game}: import cycle " + " -> ".join(cycle or [])
+
+
+def _local(module: str, game: str) -> str:
+    """``gridarena.games.isolation.ai.best`` -> ``ai.best`` (the module's name inside its package)."""
+    return module.removeprefix(f"gridarena.games.{game}").lstrip(".")
+
+
+@pytest.mark.parametrize("game", [pending(f"shape-{g}", g) for g in GAMES])
+def test_every_game_package_has_the_same_shape(game: str) -> None:
+    """formats a leaf, rules below render/bots/ai, bots.py factories only, numba only under fast/."""
+    root = PACKAGE / "games" / game
+    problems = [
+        f"games/{game}/{f} is missing" for f in ("rules.py", "formats.py", "render.py", "bots.py", "ai")
+    ]
+    problems = [
+        p
+        for p, f in zip(problems, ("rules.py", "formats.py", "render.py", "bots.py", "ai"), strict=True)
+        if not (root / f).exists()
+    ]
+    graph = {_local(m, game): {_local(t, game) for t in ts} for m, ts in internal_imports(game).items()}
+    for module, banned in (("formats", ("rules", "fast", *ABOVE_RULES)), ("rules", ABOVE_RULES)):
+        bad = sorted(t for t in graph.get(module, ()) if t.split(".")[0] in banned)
+        problems += [f"games/{game}/{module}.py imports {t}: {module} sits below it" for t in bad]
+    bots = ast.parse((root / "bots.py").read_text(encoding="utf-8"))
+    problems += [
+        f"games/{game}/bots.py:{n.lineno}: class {n.name}: bots.py holds factories only (strategies go in ai/)"
+        for n in bots.body
+        if isinstance(n, ast.ClassDef)
+    ]
+    for module, path in game_modules(game).items():
+        local = _local(module, game)
+        if local.split(".")[0] == "fast":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for line, name in _imported_names(tree):
+            if name.split(".")[0] == "numba":
+                problems.append(f"games/{game}/{local.replace('.', '/')}.py:{line}: numba outside fast/")
+    assert not problems, "\n".join(problems)
+
+
+def _imported_names(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((node.lineno, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            yield node.lineno, node.module or ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_registry_entries_point_at_its_bots_module(game: str) -> None:
+    from gridarena.core import registry
+
+    entries = registry._GAME_BOTS.get(game, {})  # the table itself: what the registry will import
+    wrong = {name: e for name, e in entries.items() if not e.startswith(f"gridarena.games.{game}.bots:")}
+    assert not wrong, f"{game}: registry entries outside games/{game}/bots.py: {wrong}"
+
+
+@pytest.mark.xfail("lines" in PENDING, reason=PENDING.get("lines", ""), strict=True)
+def test_no_module_is_longer_than_the_bar() -> None:
+    long = {
+        str(p.relative_to(SRC)): n
+        for p in modules()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long, f"modules over {MAX_LINES} lines (split them along their concepts): {long}"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pending(f"names-{module_name(p)}", p) for p in modules() if layer(module_name(p)) in ("web", "arena")],
+)
+def test_the_web_and_the_arena_name_no_game(path: Path) -> None:
+    """Games reach the viewer and the arena through the registry: no game's name in their code.
+
+    Docstrings may use a game in their examples (a doctest needs one); identifiers and other strings may not.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {  # module, class, function and attribute docstrings: every bare string statement
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    found = sorted(
+        {
+            (node.lineno, game)
+            for node in ast.walk(tree)
+            if id(node) not in docstrings
+            for text in _words(node)
+            for game in GAMES
+            if game in text.lower()
+        }
+    )
+    assert not found, f"{path.relative_to(SRC)} names games: " + ", ".join(f"line {n}: {g}" for n, g in found)
+
+
+def _words(node: ast.AST) -> Iterator[str]:
+    """The identifiers and string constants of a node (docstrings included: they are code's words too)."""
+    if isinstance(node, ast.Name):
+        yield node.id
+    elif isinstance(node, ast.Attribute):
+        yield node.attr
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield node.name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import keyword
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -22,11 +23,31 @@ def test_game_id_type_and_table_agree() -> None:
 REQUIRED_PARAMS = {"external": {"cmd": "python3 bot.py"}}
 
 
-def test_every_bot_entry_loads() -> None:
+def test_every_bot_entry_loads(tmp_path: Path) -> None:
     for game_name in registry.available_games():
         game = registry.make(game_name)
+        required = {**REQUIRED_PARAMS, "policy": {"file": str(random_policy(game_name, tmp_path))}}
         for bot in registry.available_bots(game_name):
-            assert registry.make_bot(game, bot, **REQUIRED_PARAMS.get(bot, {})) is not None
+            assert registry.make_bot(game, bot, **required.get(bot, {})) is not None
+
+
+def random_policy(game: str, folder: Path) -> Path:
+    """A policy file of random weights for ``game`` (the ``policy`` bot needs one to be built)."""
+    import numpy as np
+
+    from gridarena.adapters.policy import write_policy
+    from gridarena.adapters.views import make_view
+
+    view = make_view(game)
+    inputs = len(view.plane_names) * view.shape[0] * view.shape[1]
+    rng = np.random.default_rng(0)
+    path = folder / f"{game}.npz"
+    layers = [
+        (rng.normal(size=(inputs, 4)), np.zeros(4)),
+        (rng.normal(size=(4, view.num_actions)), np.zeros(view.num_actions)),
+    ]
+    write_policy(path, game, layers, {})
+    return path
 
 
 def test_a_bot_missing_a_required_parameter_says_so() -> None:

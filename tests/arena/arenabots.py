@@ -13,7 +13,7 @@ from typing import Any
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
-from gridarena.games.isolation.bots import GreedyBot
+from gridarena.games.isolation.ai.greedy import GreedyBot
 
 BOTS = {
     "faulty": "arenabots:make_faulty",

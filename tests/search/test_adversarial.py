@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import TERMINAL
-from gridarena.games.isolation.heuristics import improved
+from gridarena.games.isolation.ai.heuristics import improved
 from gridarena.search import (
     WIN,
     AlphaBeta,

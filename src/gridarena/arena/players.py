@@ -1,4 +1,4 @@
-"""Entrants from a file: ``--players-file bots.toml`` when a command needs more than a spec string.
+"""Entrants as typed: registry specs, programs given as commands, and ``--players-file bots.toml``.
 
 Each ``[[player]]`` table is either a registry bot (``spec = "alphabeta(depth=5)"``, optional ``name``)
 or a program (``cmd`` as a list or a string, ``protocol = "jsonl"``, optional ``name``, ``cwd``,
@@ -19,6 +19,7 @@ from typing import Any, Final
 from gridarena.core.errors import SpecError
 from gridarena.core.files import read_text
 from gridarena.core.specs import format_spec, parse_spec
+from gridarena.core.types import Game
 
 PROGRAM_KEYS: Final = frozenset({"name", "cmd", "protocol", "cwd", "env", "timeout", "startup_timeout"})
 
@@ -55,3 +56,31 @@ def players_from_file(path: str | Path) -> list[str]:
     if not isinstance(tables, list) or not tables:
         raise SpecError(f"{path}: expected one or more [[player]] tables")
     return [player_spec(table, str(path), i) for i, table in enumerate(tables, 1)]
+
+
+def looks_like_command(text: str) -> bool:
+    """A player typed as a command (``./mybot``, ``python3 bot.py``), not a spec: a path or a space outside (...).
+
+    >>> looks_like_command("python3 bot.py"), looks_like_command("./mybot"), looks_like_command("alphabeta(depth=3)")
+    (True, True, False)
+    >>> looks_like_command("external(cmd='python3 bot.py')")
+    False
+    """
+    head = text.strip().split("(", 1)[0]
+    return any(c.isspace() for c in head) or "/" in head or head.startswith(".")
+
+
+def program_spec(game: Game[Any], command: str) -> str:
+    """The ``external`` spec of a program typed as a command, speaking the game's own protocol.
+
+    A game whose states offer CodinGame's text (``codingame_turn``) gets ``protocol=codingame``, so a
+    contest bot runs unchanged; every other game gets the JSON-lines protocol (docs/arena.md).
+    """
+    state = game.new_initial_state(0)
+    protocol = "codingame" if hasattr(state, "codingame_turn") else "jsonl"
+    return format_spec("external", {"cmd": command.strip(), "name": command.strip(), "protocol": protocol})
+
+
+def entrant_spec(game: Game[Any], text: str) -> str:
+    """A typed player as a spec: itself, or :func:`program_spec` when it looks like a command."""
+    return program_spec(game, text) if looks_like_command(text) else text.strip()

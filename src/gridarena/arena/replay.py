@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from gridarena import __version__
-from gridarena.core.errors import ReplayFormatError
+from gridarena.core.errors import GridArenaError, ReplayFormatError
 from gridarena.core.files import read_text
 from gridarena.core.types import JSON, Game, GameState, Outcome
 
@@ -257,6 +257,32 @@ def replay_start(game: Game[Any], header: Mapping[str, JSON]) -> GameState[Any]:
         else game.new_initial_state(seed if isinstance(seed, int) else None)
     )
     return state
+
+
+def replay_turn(state: GameState[Any], turn: Mapping[str, JSON]) -> tuple[GameState[Any], Any]:
+    """The position after one stored ply, and its action: the ply's forfeits first (seats that left a game
+    that went on, :attr:`gridarena.core.play.Turn.forfeits`), then its action, checked.
+
+    Raises a :class:`~gridarena.core.errors.GridArenaError` saying what is wrong with the record.
+    """
+    forfeits = turn.get("forfeits") or []
+    seats = len(state.returns())
+    if not isinstance(forfeits, list):
+        raise GridArenaError(f"'forfeits' must be a list of [seat, termination, reason], not {forfeits!r}")
+    for entry in forfeits:
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and isinstance(entry[0], int)
+            and 0 <= entry[0] < seats
+            and all(isinstance(text, str) for text in entry[1:])
+        ):
+            raise GridArenaError(
+                f"'forfeits' entry {entry!r}: expected [seat 0..{seats - 1}, termination, reason]"
+            )
+        state = state.forfeit(entry[0], entry[1], entry[2])
+    action = state.string_to_action(str(turn["action"]))
+    return state.apply_action(action), action
 
 
 def format_replay(replay: Replay) -> str:

@@ -26,14 +26,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, write_document
+from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, replay_turn, write_document
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError, SpecError
 from gridarena.core.gameclock import TimeSpec, game_clock
 from gridarena.core.play import GameRecord, MoveWatcher, play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.seeding import derive_seed
-from gridarena.core.specs import parse_spec
+from gridarena.core.specs import parse_spec, unique_names
 from gridarena.core.types import JSON, Game, GameState, Outcome, Player
 
 Opening = Callable[..., GameState[Any]]
@@ -81,15 +81,7 @@ def entrant_names(specs: Sequence[str]) -> list[str]:
     >>> entrant_names(["greedy", "greedy", "external(cmd='x',name=mine)"])
     ['greedy', 'greedy#2', 'mine']
     """
-    names: list[str] = []
-    for spec in specs:
-        base = str(parse_spec(spec)[1].get("name", spec))
-        name, k = base, 1
-        while name in names:
-            k += 1
-            name = f"{base}#{k}"
-        names.append(name)
-    return names
+    return unique_names(str(parse_spec(spec)[1].get("name", spec)) for spec in specs)
 
 
 def build_bot(
@@ -324,7 +316,7 @@ def forfeit_result(task: GameTask, seat: Player, termination: str, detail: str) 
     jsonl = task.jsonl_path()
     if jsonl is not None and jsonl.exists():
         for turn in read_replay(jsonl).turns:
-            state = state.apply_action(state.string_to_action(str(turn["action"])))
+            state, _ = replay_turn(state, turn)
             plies += 1
     name = task.names[seat]
     final = state.forfeit(seat, termination, f"{name}: {detail}")

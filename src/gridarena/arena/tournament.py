@@ -320,6 +320,11 @@ def run_tournament(
     """
     if resume is not None:
         stored = store.tournament(None if resume < 0 else resume)
+        if "source" in stored.config:  # games another program played and stored (a game server's)
+            raise TournamentError(
+                f"tournament {stored.id} was recorded by {stored.config['source']}, not scheduled here: "
+                "there is nothing to resume"
+            )
         saved = TournamentConfig.from_json(stored.config)
         if (
             config is not None

@@ -5,12 +5,13 @@
   gridarena iceandfire match --p1 ./mybot --p2 postmortem --json
   gridarena iceandfire bot best                           # our bot, reading CodinGame's input on stdin
 
-A player of ``match`` is one of our bots by NAME (a bot spec of ``gridarena games``) or, when it
-holds a space or a path, a command: a program in any language that reads the statement's input on
-stdin and answers one line a turn (stderr is kept in the replay). Time limits are CodinGame's, 1000
-ms for a player's first answer and 50 ms after (``--first-turn-ms``, ``--turn-ms``; ``--untimed``
-for debugging); a late, missing or unrecognised answer loses. The match runs on the arena's one game
-loop and writes the arena's replay (``gridarena replay FILE``).
+``match`` is ``gridarena play iceandfire`` under another name: ``--p1``/``--p2`` are the two seats,
+each one of our bots by NAME (a bot spec of ``gridarena games``) or, when it holds a space or a path,
+a command: a program in any language that reads the statement's input on stdin and answers one line
+a turn (stderr is kept in the replay). Time limits are CodinGame's, 1000 ms for a player's first
+answer and 50 ms after (``--first-turn-ms``, ``--turn-ms``, i.e. ``gridarena play --time 1/0.05``;
+``--untimed`` for debugging); a late, missing or unrecognised answer loses. The result and the
+replay are ``gridarena play``'s.
 """
 
 from __future__ import annotations
@@ -20,14 +21,12 @@ import os
 import sys
 from typing import Any
 
-from gridarena.arena.replay import ReplayRecorder
-from gridarena.bots.external import ExternalBot
-from gridarena.cli.output import err, print_json
+from gridarena.arena.players import entrant_spec
+from gridarena.cli.output import err
+from gridarena.cli.play import play_one
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
-from gridarena.core.gameclock import TimeSpec, game_clock
-from gridarena.core.play import Recorder, play_game
-from gridarena.core.registry import available_bots, make, make_bot
+from gridarena.core.registry import make, make_bot
 from gridarena.core.specs import parse_spec
 from gridarena.games.iceandfire.bots import STANDALONE, CodinGameBot
 from gridarena.games.iceandfire.formats import RULES
@@ -95,82 +94,24 @@ def run_map(args: argparse.Namespace) -> int:
     return 0
 
 
-def is_command(player: str, game: Any) -> bool:
-    """A player is a command when it holds a space or a path, or names no registered bot."""
-    if " " in player.strip() or "/" in player or os.sep in player:
-        return True
-    name = parse_spec(player)[0] if "(" in player else player
-    return name not in available_bots(game.name)
-
-
-def make_player(game: Any, player: str, label: str) -> tuple[Any, str]:
-    """(bot, display name) for ``--p1``/``--p2``."""
-    if is_command(player, game):
-        return ExternalBot(player, name=label, protocol="codingame"), player
-    return make_bot(game, player), player
-
-
-def winner_of(returns: tuple[float, ...]) -> int | None:
-    """0 or 1 for the seat that won, None for a draw."""
-    if returns[0] == returns[1]:
-        return None
-    return 0 if returns[0] > returns[1] else 1
-
-
 def run_match(args: argparse.Namespace) -> int:
-    """Play one match and print the result (a line, or ``--json``)."""
+    """One match: ``gridarena play`` with CodinGame's time control and the two seats as ``--p1``/``--p2``."""
+    if not args.untimed and (args.first_turn_ms <= 0 or args.turn_ms <= 0):
+        raise GridArenaError("--first-turn-ms and --turn-ms must be positive (or use --untimed)")
     game = make("iceandfire", rules=args.rules, league=args.league)
-    if args.untimed:
-        clock = game_clock(None, 2)
-        control = None
-    else:
-        if args.first_turn_ms <= 0 or args.turn_ms <= 0:
-            raise GridArenaError("--first-turn-ms and --turn-ms must be positive (or use --untimed)")
-        spec = TimeSpec("move", per_move=args.turn_ms / 1000.0, first=args.first_turn_ms / 1000.0)
-        clock = game_clock(spec, 2, grace=args.grace_ms / 1000.0)
-        control = spec.to_text()
+    time = None if args.untimed else f"{args.first_turn_ms / 1000:g}/{args.turn_ms / 1000:g}"
     seed = int.from_bytes(os.urandom(8), "big", signed=True) if args.seed is None else args.seed
     if args.seed is None and not args.json:
         err.print(f"seed {seed}")
-    players = [make_player(game, p, f"p{k + 1}") for k, p in enumerate((args.p1, args.p2))]
-    bots = [b for b, _ in players]
-    names = [n for _, n in players]
-    state = game.new_initial_state(seed)
-    recorders: list[Recorder] = []
-    if args.replay:
-        recorders.append(
-            ReplayRecorder(
-                args.replay, game, names, seed, state, time_control=control, players_specs=[args.p1, args.p2]
-            )
-        )
-    try:
-        record = play_game(game, bots, seed=seed, names=names, state=state, clock=clock, recorders=recorders)
-    finally:
-        for bot in bots:
-            if hasattr(bot, "close"):
-                bot.close()
-    outcome = record.outcome
-    info = record.final_state.result_info()
-    summary = {
-        "seed": seed,
-        "rules": args.rules,
-        "winner": winner_of(outcome.returns),
-        "scores": info.get("scores"),
-        "turns": info.get("turns"),
-        "termination": outcome.termination,
-        "forfeit_player": outcome.forfeit_player,
-        "reason": outcome.reason,
-    }
-    if args.json:
-        print_json(summary)
-        return 0
-    print(record.final_state.to_text(), file=sys.stderr)
-    won = summary["winner"]
-    verdict = "draw" if won is None else f"winner: p{won + 1} ({names[won]})"
-    print(f"{verdict}; {outcome.termination}: {outcome.reason}; scores {summary['scores']}; seed {seed}")
-    if args.replay:
-        print(f"replay: {os.path.abspath(args.replay)}")
-    return 0
+    return play_one(
+        game,
+        [entrant_spec(game, player) for player in (args.p1, args.p2)],
+        seed=seed,
+        time=time,
+        grace=args.grace_ms / 1000,
+        replay=args.replay,
+        as_json=args.json,
+    )
 
 
 def standalone(name: str, game: Any) -> CodinGameBot:

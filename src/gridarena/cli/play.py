@@ -1,10 +1,17 @@
-"""Play one game between bots (or a human at the terminal) and print the result.
+"""Play one game between bots, programs or a human at the terminal, and print the result.
 
   gridarena play isolation --players greedy,random --seed 7 --replay game.jsonl
   gridarena play isolation --players human,greedy        # you move first; type cells like d4
   gridarena play 'isolation(width=5,height=5)' --players random,random --json
+  gridarena play iceandfire --players best,'python3 mybot.py' --time 1/0.05 --seed 7
+  gridarena play reversixt --players best,trivial --time account:2 --clock cpu
 
-Players are bot specs of the game (see `gridarena games`), comma-separated, one per seat.
+Players are comma-separated, one per seat: a bot spec of the game (see `gridarena games`), or a
+program typed as a command (a path or a space: `./mybot`, `python3 bot.py`), which speaks the game's
+own protocol: CodinGame's text for Ice and Fire, JSON lines for the others (docs/arena.md). A
+players file (`--players-file`, as in `gridarena tournament`) names programs that need more. The
+time control is the tournament's (`--time`): seconds per move (`0.15`), first and later moves
+(`1/0.05`), an account (`account:2`), a budget per game (`total:300`) or an increment (`60+0.5`).
 Without --seed a seed is drawn and printed, so every game can be repeated.
 """
 
@@ -13,21 +20,41 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
+from typing import Any
 
+from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
 from gridarena.cli.output import err, print_json
+from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
-from gridarena.core.play import Recorder, play_game
+from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec, game_clock
+from gridarena.core.play import GameRecord, Recorder, play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.specs import split_players
+from gridarena.core.types import JSON, Game
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena play``."""
     parser.add_argument("game", help="game name or spec, e.g. isolation or 'isolation(width=5,height=5)'")
-    parser.add_argument("--players", required=True, help="comma-separated bot specs, one per seat")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--players", help="comma-separated bot specs or commands, one per seat")
+    who.add_argument(
+        "--players-file", metavar="TOML", help="the seats from a players file ([[player]] tables)"
+    )
     parser.add_argument("--seed", type=int, help="seed of the game (drawn and printed when absent)")
-    parser.add_argument("--time", type=float, help="seconds per move (default: no limit)")
+    parser.add_argument(
+        "--time",
+        help="time control, as in `gridarena tournament`: 0.15, 150ms, 1/0.05, account:2, total:300, 60+0.5",
+    )
+    parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time control measures")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=DEFAULT_GRACE,
+        help="seconds a late answer is forgiven (default: %(default)s)",
+    )
     parser.add_argument("--replay", metavar="FILE", help="write the replay (JSON Lines) to FILE")
     parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
@@ -37,53 +64,119 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the game; print the final board and the result."""
     game = make(args.game)
-    specs = split_players(args.players)
+    typed = players_from_file(args.players_file) if args.players_file else split_players(args.players)
+    return play_one(
+        game,
+        [entrant_spec(game, text) for text in typed],
+        seed=args.seed,
+        time=args.time,
+        clock=args.clock,
+        grace=args.grace,
+        replay=args.replay,
+        max_plies=args.max_plies,
+        as_json=args.json,
+        quiet=args.quiet,
+    )
+
+
+def play_one(
+    game: Game[Any],
+    specs: Sequence[str],
+    *,
+    seed: int | None = None,
+    time: str | None = None,
+    clock: str = "wall",
+    grace: float = DEFAULT_GRACE,
+    replay: str | None = None,
+    max_plies: int | None = None,
+    as_json: bool = False,
+    quiet: bool = False,
+) -> int:
+    """One game of ``specs`` (one per seat) under the time control ``time``, reported on stdout.
+
+    Every front end that plays one game (``gridarena play``, ``gridarena iceandfire match``) comes here.
+    """
     if len(specs) != game.num_players:
-        raise GridArenaError(f"{game.name} needs {game.num_players} players, --players gives {len(specs)}")
+        raise GridArenaError(f"{game.name} needs {game.num_players} players, got {len(specs)}")
+    control = None if time is None else TimeSpec.parse(time).to_text()
+    if grace < 0:
+        raise GridArenaError(f"--grace must be 0 or more seconds, not {grace}")
     bots = [make_bot(game, spec) for spec in specs]
-    seed = int.from_bytes(os.urandom(4), "big") if args.seed is None else args.seed
-    if args.seed is None and not args.json:
-        err.print(f"seed {seed}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        if not as_json:
+            err.print(f"seed {seed}")
     recorders: list[Recorder] = []
-    if args.replay:
-        recorders.append(ReplayRecorder(args.replay, game, specs, seed, game.new_initial_state(seed)))
+    if replay:
+        state = game.new_initial_state(seed)
+        recorders.append(ReplayRecorder(replay, game, list(specs), seed, state, time_control=control))
     try:
         record = play_game(
             game,
             bots,
             seed=seed,
-            names=specs,
-            time_per_move=args.time,
-            max_plies=args.max_plies,
+            names=list(specs),
+            clock=game_clock(control, game.num_players, clock=clock, grace=grace),
+            max_plies=max_plies,
             recorders=recorders,
         )
     finally:  # an external program is killed and reaped, whatever happened
         for bot in bots:
             if hasattr(bot, "close"):
                 bot.close()
+    summary = game_summary(game, specs, seed, control, record, replay)
+    if as_json:
+        print_json(summary)
+        return 0
+    if not quiet:
+        print(record.final_state.to_text(), file=sys.stderr)
+    print(verdict_line(summary))
+    if replay:
+        print(f"replay: {summary['replay']}")
+    return 0
+
+
+def game_summary(
+    game: Game[Any],
+    specs: Sequence[str],
+    seed: int,
+    control: str | None,
+    record: GameRecord,
+    replay: str | None,
+) -> dict[str, JSON]:
+    """The result of one game as JSON: who won (seats with rank 1), why, and what the game reports."""
     outcome = record.outcome
-    summary = {
+    ranks = outcome.ranks()
+    winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+    return {
         "game": game.name,
         "params": dict(game.params),
         "seed": seed,
-        "players": specs,
+        "players": list(specs),
+        "time": control,
         "returns": list(outcome.returns),
-        "ranks": list(outcome.ranks()),
+        "ranks": list(ranks),
+        "winner": winners[0] if len(winners) == 1 and game.num_players > 1 else None,
         "termination": outcome.termination,
+        "forfeit_player": outcome.forfeit_player,
         "reason": outcome.reason,
         "plies": record.plies,
         "seconds": round(record.seconds, 3),
+        "info": dict(record.final_state.result_info()),
         "moves": [turn.action for turn in record.turns],
-        "replay": os.path.abspath(args.replay) if args.replay else None,
+        "replay": os.path.abspath(replay) if replay else None,
     }
-    if args.json:
-        print_json(summary)
-        return 0
-    if not args.quiet:
-        print(record.final_state.to_text(), file=sys.stderr)
-    winners = [specs[i] for i, rank in enumerate(outcome.ranks()) if rank == 1]
-    verdict = "draw" if len(winners) == game.num_players > 1 else f"winner: {', '.join(winners)}"
-    print(f"{verdict} ({outcome.termination}: {outcome.reason}) after {record.plies} plies, seed {seed}")
-    if args.replay:
-        print(f"replay: {summary['replay']}")
-    return 0
+
+
+def verdict_line(summary: dict[str, JSON]) -> str:
+    """``winner: greedy (normal: player 2 has no legal move) after 23 plies, seed 7``."""
+    players = summary["players"]
+    assert isinstance(players, list)
+    ranks = summary["ranks"]
+    assert isinstance(ranks, list)
+    winners = [str(players[i]) for i, rank in enumerate(ranks) if rank == 1]
+    verdict = "draw" if len(winners) == len(players) > 1 else f"winner: {', '.join(winners)}"
+    return (
+        f"{verdict} ({summary['termination']}: {summary['reason']}) after {summary['plies']} plies, "
+        f"seed {summary['seed']}"
+    )

@@ -28,7 +28,12 @@ from pathlib import Path
 from gridarena.cli.help import examples
 from gridarena.core.errors import GridArenaError
 from gridarena.core.files import read_text
+from gridarena.games.slidingpuzzle.ai.anytime import solve_anytime
+from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic, pdb_heuristic
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar, Progress, default_memory
+from gridarena.games.slidingpuzzle.ai.solvers import ALGORITHMS, default_algorithm, solution_stats, solve
 from gridarena.games.slidingpuzzle.bench import run_method
+from gridarena.games.slidingpuzzle.board import Action, Board
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
     check_solution,
@@ -38,8 +43,6 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_pdb_config,
     parse_solution,
 )
-from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar, Progress, default_memory
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import (
     board_by_name,
@@ -50,22 +53,9 @@ from gridarena.games.slidingpuzzle.pdb import (
     save_pdb,
 )
 from gridarena.games.slidingpuzzle.pdb.partitions import board_key, pdb_folder
-from gridarena.games.slidingpuzzle.rules import Action, Board
-from gridarena.games.slidingpuzzle.solvability import check_solvable
-from gridarena.games.slidingpuzzle.solvers import (
-    ALGORITHMS,
-    default_algorithm,
-    solution_stats,
-    solve,
-)
 from gridarena.search import Solution
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-#: ``--anytime``: the weights of the quick searches after the first, and each one's node budget.
-ANYTIME_WEIGHTS = (1.5, 1.25)
-ANYTIME_NODES = 5_000_000
 
 
 class PuzzleUsageError(GridArenaError, ValueError):
@@ -363,74 +353,28 @@ def _solve_one(path: str, args: argparse.Namespace, tables: _Tables) -> Solution
 def _optimal(
     case: PuzzleCase, heuristic: Heuristic, args: argparse.Namespace, tables: _Tables, deadline: float | None
 ) -> Solution[Action]:
-    """The numba IDA* without limits unless asked, with progress, Ctrl-C and the anytime answer first."""
-    solver = tables.solver(heuristic)
-    verdict = check_solvable(case.start, case.goal)
-    if verdict.verdict == "unsolvable":
-        return Solution(None, math.inf, 0, 0, reason=verdict.reason, algorithm=solver.name)
-    max_nodes = (1 << 62) if args.max_nodes is None else args.max_nodes
+    """The numba IDA* without limits unless asked, with progress, Ctrl-C and the anytime answers first."""
     show = _ProgressLine(args.progress or sys.stderr.isatty())
-    started = time.perf_counter()
     stop = threading.Event()
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, lambda number, frame: stop.set())
     try:
-        best = _anytime(case, heuristic, args, tables, deadline, max_nodes, stop) if args.anytime else None
-        found = solver.solve(
-            case.start, max_nodes=max_nodes, deadline=deadline, progress=show, interval=1.0, stop=stop
+        return solve_anytime(
+            case,
+            lambda weight: tables.solver(heuristic, weight),
+            anytime=args.anytime,
+            first=args.weight if args.weight != 1.0 else 2.0,
+            max_nodes=(1 << 62) if args.max_nodes is None else args.max_nodes,
+            deadline=deadline,
+            stop=stop,
+            progress=show,
+            on_answer=lambda found, bound: _announce(found, bound, args.json),
         )
     finally:
         show.end()
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, previous)
-    if found.path is not None or best is None or best.path is None:
-        return found
-    # Stopped with an anytime answer: that answer, and the proven bound as its gap (weight = L / bound).
-    length = len(best.path)
-    bound = max(found.bound, 1)
-    gap = f"best answer so far {length} slides, the optimum is {found.bound}..{length}"
-    return Solution(
-        best.path,
-        float(length),
-        best.expanded + found.expanded,
-        best.generated + found.generated,
-        stopped=True,
-        reason=f"{found.reason}; {gap}",
-        bound=found.bound,
-        h0=found.h0,
-        weight=max(1.0, length / bound),
-        algorithm=f"{best.algorithm}+{found.algorithm}",
-        seconds=time.perf_counter() - started,
-    )
-
-
-def _anytime(
-    case: PuzzleCase,
-    heuristic: Heuristic,
-    args: argparse.Namespace,
-    tables: _Tables,
-    deadline: float | None,
-    max_nodes: int,
-    stop: threading.Event,
-) -> Solution[Action] | None:
-    """Weighted IDA* answers (each within w times the optimum), heavier weights first; the best of them.
-
-    Each better answer is printed at once with the proven bound (the heuristic's value at the start).
-    """
-    best: Solution[Action] | None = None
-    bound = tables.solver(heuristic).h0(case.start)
-    first = args.weight if args.weight != 1.0 else 2.0
-    for weight in sorted({first, *(w for w in ANYTIME_WEIGHTS if w < first)}, reverse=True):
-        if stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
-            break
-        quick = tables.solver(heuristic, weight).solve(
-            case.start, max_nodes=ANYTIME_NODES, deadline=deadline, stop=stop
-        )
-        if quick.path is not None and (best is None or len(quick.path) < len(best.path or ())):
-            best = quick
-            _announce(quick, bound, args.json)
-    return best
 
 
 def _announce(found: Solution[Action], bound: int, as_json: bool) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gridarena.arena.replay import Replay, format_replay, read_replay, replay_game, replay_start
+from gridarena.arena.replay import Replay, format_replay, read_replay, replay_game, replay_start, replay_turn
 from gridarena.cli.help import examples
 from gridarena.cli.output import err, print_json, warn
 from gridarena.core.errors import GridArenaError, ReplayFormatError
@@ -45,7 +45,7 @@ def check_replay(replay: Replay, path: str) -> int:
         raise ReplayFormatError(path, 1, "the initial state differs from the engine's")
     for turn in replay.turns:
         try:
-            state = state.apply_action(state.string_to_action(str(turn["action"])))
+            state, _ = replay_turn(state, turn)
         except GridArenaError as exc:
             raise GridArenaError(f"{path}: ply {turn['ply']}: {exc}") from None
         if "state" in turn and turn["state"] != state.to_text():

@@ -6,7 +6,9 @@ result file of the reference server (``--result``) and exits 0 when every game (
 finished. The console shows a readable log on stderr (``--quiet``: no moves); ``--log FILE`` keeps
 it with every move; ``--trace FILE`` writes the reference server's console format, which
 ``gridarena reversixt verify-trace`` reads (``-`` for stdout; with several games ``{game}`` in the
-name, or ``.N`` before the suffix, gives one file per game).
+name, or ``.N`` before the suffix, gives one file per game). ``--replay FILE`` writes each game's
+replay (the arena's JSON Lines, for ``gridarena replay``), and ``--db FILE`` stores the games as the
+arena stores a tournament's (``gridarena results --db FILE``, ``gridarena serve --db FILE``).
 
 ``client`` plays a registered bot (``--bot``, default random) against any compliant server.
 """
@@ -18,16 +20,25 @@ import asyncio
 import difflib
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+from gridarena.arena.replay import ReplayRecorder, write_document
+from gridarena.arena.runner import GameTask, result_record, time_stats
+from gridarena.arena.store import Store
 from gridarena.core.errors import UnknownNameError
+from gridarena.core.gameclock import TimeSpec, TimeSpecError
+from gridarena.core.play import Recorder
 from gridarena.core.registry import bot_table
-from gridarena.core.specs import parse_spec
+from gridarena.core.specs import format_spec, parse_spec
+from gridarena.core.types import JSON
 from gridarena.games.reversixt.client import ClientConfig, ClientError, play
-from gridarena.games.reversixt.server import GameResult, ReversiServer, ServerConfig, ServerError
+from gridarena.games.reversixt.rules import ReversiState
+from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig, ServerError
+
+SOURCE = "gridarena reversixt server"
 
 
 def configure_server(parser: argparse.ArgumentParser) -> None:
@@ -38,19 +49,28 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
         metavar="MAP",
         help="the map file, sent to the clients verbatim (or a project map name: othello8, sampler)",
     )
-    parser.add_argument(
+    clock = parser.add_mutually_exclusive_group()
+    clock.add_argument(
         "--time",
         type=float,
         default=0.0,
         metavar="SECONDS",
-        help="seconds added to a player's time account before each request (default: no limit)",
+        help="the reference server's -t, in its meaning: seconds added to each player's time account "
+        "before each request, what is left carrying over (spec 9.5; default: no limit)",
+    )
+    clock.add_argument(
+        "--time-control",
+        metavar="SPEC",
+        help="the time control in the words of gridarena tournament --time instead: account:2 (the same "
+        "as --time 2), 0.5 (seconds per move, nothing carried over), total:60, 60+1; each request offers "
+        "what the control allows for that move",
     )
     parser.add_argument(
         "--depth",
         type=int,
         default=1,
         metavar="D",
-        help="depth limit sent with each request, 0 = none (default 1)",
+        help="depth limit sent with each request, 0 = none (default 1, as the reference's -d)",
     )
     parser.add_argument(
         "--port", type=int, default=7777, help="base port; a busy one moves to the next (default 7777)"
@@ -67,6 +87,16 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
         "--trace",
         metavar="FILE",
         help="the reference server's console log (verify-trace reads it); - for stdout",
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="each game's replay, JSON Lines (gridarena replay reads it); {game} or .N as for --trace",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="store the games in this results database as a tournament's (gridarena results, serve)",
     )
     parser.add_argument(
         "--wait", type=float, metavar="N", help="wait at most N seconds for the clients of a game"
@@ -180,26 +210,124 @@ class _TraceFiles:
         out.write(line + "\n")
 
 
-def _result_writer(path: str | None) -> Callable[[GameResult], None] | None:
-    if path is None:
-        return None
-    try:
-        Path(path).write_text("", encoding="utf-8")
-    except OSError as exc:
-        raise ServerError(f"--result {path}: {exc.strerror or exc}") from exc
+class _Database:
+    """``--db``: the games stored as a tournament's (rows and replay files, through the store's API).
 
-    def append(result: GameResult) -> None:
-        with open(path, "a", encoding="utf-8") as out:
-            out.write(result.result_text())
+    The tournament is opened at the first finished game; its entrants are that game's groups. A later
+    game of other groups opens another tournament for the games left (the first one ends ``stopped``).
+    """
 
-    return append
+    def __init__(self, path: str, config: dict[str, JSON], games: int) -> None:
+        self.store = Store(path)
+        self.config, self.games_left = config, games
+        self.tournament: int | None = None
+        self.entrants: list[str] = []
+        self.block = 0
+
+    def _open(self, entrants: list[str]) -> int:
+        if self.tournament is not None:
+            self.store.set_status(self.tournament, "stopped")
+        encounter = " vs ".join(entrants)
+        blocks = [(b, encounter, b, 0, 1) for b in range(self.games_left)]
+        self.tournament = self.store.create_tournament({**self.config, "players": entrants}, 0, blocks)
+        self.entrants, self.block = entrants, 0
+        return self.tournament
+
+    def record(self, served: ServedGame, document: bytes) -> None:
+        """Store one game: its row, and its compact replay beside the database."""
+        entrants = sorted(f"group-{g}" for g in served.groups)
+        tournament = self.tournament if entrants == self.entrants else self._open(entrants)
+        assert tournament is not None
+        target = self.store.replay_dir(tournament) / f"{self.block}-0.json.gz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        sha = write_document(document, target)
+        seats, record = len(served.names), served.record
+        task = GameTask(
+            tournament, self.block, 0, str(self.config["game"]), served.names, served.names, 0, (0,) * seats
+        )
+        stats = time_stats(record, seats)
+        result = result_record(task, record.outcome, record.plies, stats, record.final_state.result_info())
+        result.update(replay=str(target), replay_sha256=sha)
+        self.store.record_game(result, self.store.path.parent if self.store.path is not None else None)
+        self.block += 1
+        self.games_left -= 1
+
+    def close(self) -> None:
+        """Mark the tournament done (or stopped, when games are missing) and close the database."""
+        if self.tournament is not None:
+            done = all(b.status == "done" for b in self.store.blocks(self.tournament))
+            self.store.set_status(self.tournament, "done" if done else "stopped")
+        self.store.close()
+
+
+class _Outputs:
+    """What the CLI keeps of each game: the result file, the replays (``--replay``, ``--db``) and the rows."""
+
+    def __init__(self, args: argparse.Namespace, config: ServerConfig, stack: ExitStack) -> None:
+        self.result, self.replay, self.config = args.result, args.replay, config
+        self.replays: dict[int, list[ReplayRecorder]] = {}
+        if self.result is not None:
+            try:
+                Path(self.result).write_text("", encoding="utf-8")
+            except OSError as exc:
+                raise ServerError(f"--result {self.result}: {exc.strerror or exc}") from exc
+        spec = config.time_spec()
+        self.time_control = None if spec is None else spec.to_text()
+        self.db: _Database | None = None
+        if args.db is not None:
+            db_config: dict[str, JSON] = {
+                "game": format_spec("reversixt", {"map": config.map_path}),
+                "format": "server",
+                "source": SOURCE,
+                "games": config.games,
+                "time": self.time_control,
+                "grace": config.grace,
+                "depth": config.depth,
+            }
+            self.db = _Database(args.db, db_config, config.games)
+            stack.callback(self.db.close)
+
+    def recorders(
+        self, number: int, names: Sequence[str], groups: Sequence[int], state: ReversiState
+    ) -> list[Recorder]:
+        """The replay writers of one game (the server's ``recorders`` factory)."""
+        extra: dict[str, Any] = {
+            "source": SOURCE,
+            "game_number": number,
+            "groups": list(groups),
+            "time_control": self.time_control,
+            "grace": self.config.grace,
+            "depth": self.config.depth,
+        }
+        made = []
+        if self.replay:
+            path = trace_path(self.replay, number, self.config.games)
+            made.append(ReplayRecorder(path, state.game, names, 0, state, **extra))
+        if self.db is not None:  # kept in memory, written compacted beside the database
+            made.append(ReplayRecorder(None, state.game, names, 0, state, **extra))
+        self.replays[number] = made
+        return list(made)
+
+    def on_result(self, served: ServedGame) -> None:
+        """Append to the result file and store the game, as soon as it is over."""
+        if self.result is not None:
+            with open(self.result, "a", encoding="utf-8") as out:
+                out.write(served.result_text())
+        replays = self.replays.pop(served.number, [])
+        if self.db is not None and replays:
+            self.db.record(served, replays[-1].writer.document())
 
 
 def run_server(args: argparse.Namespace) -> int:
     """Play ``--games`` games; 0 when all finished (errors become one line through ``main``)."""
+    try:
+        control = None if args.time_control is None else TimeSpec.parse(args.time_control)
+    except TimeSpecError as exc:  # its words name --time, the tournament's option
+        raise ServerError(str(exc).replace("--time ", "--time-control ", 1)) from None
     config = ServerConfig(
         map_path=args.map,
         time=args.time,
+        time_control=control,
         depth=args.depth,
         host=args.host,
         port=args.port,
@@ -212,7 +340,8 @@ def run_server(args: argparse.Namespace) -> int:
             _logging("gridarena.reversixt.server", logging.INFO if args.quiet else logging.DEBUG, args.log)
         )
         trace = _TraceFiles(args.trace, args.games, stack) if args.trace else None
-        server = ReversiServer(config, trace=trace, on_result=_result_writer(args.result))
+        outputs = _Outputs(args, config, stack)
+        server = ReversiServer(config, trace=trace, on_result=outputs.on_result, recorders=outputs.recorders)
         results = asyncio.run(server.run())
     return 0 if len(results) == config.games else 1
 

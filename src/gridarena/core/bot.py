@@ -7,8 +7,10 @@ Besides ``reset`` and ``act``, a bot may offer optional hooks that the loop and 
 present: ``warm_up(game)`` (compile kernels, load tables: outside the clock), ``end(outcome)`` (the
 result, for programs that want it), ``close()`` (release a process or a file), ``time_control``
 (set to the control's text before the game, for programs that are told it), ``last_move_cpu``
-(CPU seconds of the last move, for a bot whose time is spent in another process) and
-``latency_ms`` (measured round trips).
+(CPU seconds of the last move, for a bot whose time is spent in another process),
+``latency_ms`` (measured round trips) and ``withdrawn()`` (``(termination, detail)`` once the bot
+has left the game on its own between its moves, e.g. a network peer whose connection broke; the
+loop then forfeits it).
 """
 
 from __future__ import annotations

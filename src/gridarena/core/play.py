@@ -9,6 +9,14 @@ Time is kept by a :class:`~gridarena.core.gameclock.GameClock`: the loop asks it
 the referee's hard limit), refuses a seat whose game budget is spent before asking it, and charges it
 the time the move took, wall or CPU. Every control of :mod:`gridarena.core.gameclock` plays here: per
 move, first and later moves, accounts, whole-game budgets (Pentocity's 300 s of CPU) and increments.
+
+A forfeit need not end the game (ReversiXT goes on without a disqualified player). Such a forfeit is
+told to recorders that have a ``forfeit(seat, termination, reason, state)`` method at once, and is
+kept on the next ply (:attr:`Turn.forfeits`), so a replay re-applies it before that ply's action. A bot
+may also leave on its own between its moves (a network peer whose connection broke or who spoke out
+of turn): its optional ``withdrawn()`` hook then answers ``(termination, detail)``, and the loop
+forfeits it before the next move and, when it left while another seat was thinking, before that
+seat's answer is judged (the answer still counts if the same seat is to move after the forfeit).
 """
 
 from __future__ import annotations
@@ -48,6 +56,8 @@ class Turn:
     cpu_ms: float
     info: dict[str, JSON] = field(default_factory=dict)
     left_ms: float | None = None
+    forfeits: tuple[tuple[Player, str, str], ...] = ()
+    """Seats forfeited since the previous ply, before this one's action: (seat, termination, reason)."""
 
     def to_json(self, state_text: str | None = None) -> dict[str, JSON]:
         """The replay record of this turn, with the state after it when given."""
@@ -62,6 +72,8 @@ class Turn:
             record["left_ms"] = round(self.left_ms, 3)
         if self.info:
             record["info"] = self.info
+        if self.forfeits:
+            record["forfeits"] = [[seat, termination, reason] for seat, termination, reason in self.forfeits]
         if state_text is not None:
             record["state"] = state_text
         return record
@@ -84,7 +96,11 @@ class GameRecord:
 
 
 class Recorder(Protocol):
-    """Receives each turn and the result: the replay writer and progress displays implement it."""
+    """Receives each turn and the result: the replay writer and progress displays implement it.
+
+    A recorder may also have ``forfeit(seat, termination, reason, state)``, called at once when a
+    seat forfeits (``state`` is the position after it; the game may go on).
+    """
 
     def turn(self, turn: Turn, state: GameState[Any]) -> None: ...
     def result(self, record: GameRecord) -> None: ...
@@ -136,6 +152,46 @@ def _judge(state: GameState[Any], decision: Decision | None, late: str | None) -
     return action, None, ""
 
 
+class _Forfeits:
+    """One game's forfeits: applied to the state, told to recorders at once, kept for the next ply."""
+
+    def __init__(self, bots: Sequence[Bot], names: Sequence[str], recorders: Sequence[Recorder]) -> None:
+        self.names = names
+        self.told = [r for r in recorders if callable(getattr(r, "forfeit", None))]
+        self.watched = [
+            (seat, bot.withdrawn)  # type: ignore[attr-defined]
+            for seat, bot in enumerate(bots)
+            if callable(getattr(bot, "withdrawn", None))
+        ]
+        self.out: set[Player] = set()
+        self.pending: list[tuple[Player, str, str]] = []
+
+    def apply(self, state: GameState[Any], seat: Player, termination: str, detail: str) -> GameState[Any]:
+        """``seat`` forfeits: the state after it (terminal or not)."""
+        reason = f"{self.names[seat]}: {detail}"
+        state = state.forfeit(seat, termination, reason)
+        self.out.add(seat)
+        self.pending.append((seat, termination, reason))
+        for recorder in self.told:
+            recorder.forfeit(seat, termination, reason, state)  # type: ignore[attr-defined]
+        return state
+
+    def withdrawals(self, state: GameState[Any]) -> GameState[Any]:
+        """Forfeit, in seat order, every bot that has left the game on its own (``state`` itself if none)."""
+        for seat, withdrawn in self.watched:
+            if seat in self.out or state.is_terminal():
+                continue
+            gone = withdrawn()
+            if gone is not None:
+                state = self.apply(state, seat, *gone)
+        return state
+
+    def take(self) -> tuple[tuple[Player, str, str], ...]:
+        """The forfeits since the last ply (for the next :class:`Turn`)."""
+        taken, self.pending = tuple(self.pending), []
+        return taken
+
+
 def play_game(
     game: Game[Any],
     bots: Sequence[Bot],
@@ -175,11 +231,15 @@ def play_game(
     state = game.new_initial_state(seed) if state is None else state
     cap = max_plies if max_plies is not None else game.max_plies()
     turns: list[Turn] = []
+    forfeits = _Forfeits(bots, names, recorders)
     start = time.perf_counter()
     outcome: Outcome | None = None
     while not state.is_terminal():
         if cap is not None and len(turns) >= cap:
             outcome = Outcome((0.0,) * game.num_players, "adjudicated", f"move cap of {cap} plies reached")
+            break
+        state = forfeits.withdrawals(state)
+        if state.is_terminal():
             break
         player = state.current_player()
         if player == CHANCE:
@@ -187,7 +247,7 @@ def play_game(
         else:
             spent = timer.exhausted(player)
             if spent is not None:
-                state = state.forfeit(player, "timeout", f"{names[player]}: {spent}")
+                state = forfeits.apply(state, player, "timeout", spent)
                 continue
             turn_clock = timer.turn_clock(player)
             if watcher is not None:
@@ -195,11 +255,16 @@ def play_game(
             decision, failure, detail, wall, cpu = _decide(bots[player], state, turn_clock)
             if watcher is not None:
                 watcher.finished(player, len(turns))
+            others = forfeits.withdrawals(state)  # seats that left while this one was thinking come first
+            if others is not state:
+                state = others
+                if state.is_terminal() or state.current_player() != player:
+                    continue  # the game went on without this answer
             late = timer.charge(player, wall, cpu) if decision is not None else None
             action, termination, reason = _judge(state, decision, late)
             if termination is not None:
                 termination = failure if decision is None else termination
-                state = state.forfeit(player, termination, f"{names[player]}: {reason or detail}")
+                state = forfeits.apply(state, player, termination, reason or detail)
                 continue
             info = decision.info if decision is not None else {}
             left = timer.left(player)
@@ -211,6 +276,7 @@ def play_game(
             cpu * 1000,
             dict(info),
             None if left is None else left * 1000,
+            forfeits.take(),
         )
         state = state.child(action)  # _judge checked it: no second legality check
         turns.append(turn)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from gridarena.core.errors import SpecError
@@ -147,3 +148,19 @@ def split_players(text: str) -> list[str]:
     if depth != 0 or quote or any(not p for p in parts):
         raise SpecError(f"{text!r}: unbalanced parentheses or quotes, or an empty player")
     return parts
+
+
+def unique_names(names: Iterable[str]) -> list[str]:
+    """The names in order, repeats told apart with ``#2``, ``#3`` (display names of entrants and seats).
+
+    >>> unique_names(["greedy", "greedy", "random", "greedy"])
+    ['greedy', 'greedy#2', 'random', 'greedy#3']
+    """
+    out: list[str] = []
+    for base in names:
+        name, k = base, 1
+        while name in out:
+            k += 1
+            name = f"{base}#{k}"
+        out.append(name)
+    return out

@@ -287,7 +287,7 @@ def _play_form(error: str = "") -> str:
     isolation_bots = "".join(
         f'<option value="{b}"{" selected" if b == PLAYABLE["isolation"]["opponent"] else ""}>{b}</option>'
         for b in available_bots("isolation")
-        if b not in ("human", "external")
+        if b not in ("human", "external", "policy")  # policy(file=...) reads a file: not from a browser
     )
     return (
         "<h1>Play</h1>"

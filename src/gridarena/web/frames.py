@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from gridarena.arena.replay import Replay, replay_game, replay_start
+from gridarena.arena.replay import Replay, replay_game, replay_start, replay_turn
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
 from gridarena.core.registry import has_renderer, renderer
@@ -100,8 +100,7 @@ def view_of(replay: Replay) -> ReplayView:
         )
     for turn in replay.turns:
         try:
-            action = state.string_to_action(str(turn["action"]))
-            state = state.apply_action(action)
+            state, action = replay_turn(state, turn)
         except GridArenaError as exc:
             problem = f"ply {turn.get('ply')}: the engine refuses {turn.get('action')!r} ({exc})"
             return ReplayView(replay, game, states, actions, problem + "; later plies show stored text")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from gridarena.arena.players import entrant_spec
 from gridarena.arena.replay import read_replay
-from gridarena.cli.iceandfire import is_command, main, winner_of
+from gridarena.cli.iceandfire import main
 from gridarena.cli.main import main as gridarena
 from gridarena.core.registry import make
 from gridarena.games.iceandfire.mapgen import format_map, generate
@@ -34,19 +35,11 @@ def test_match_json_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str
         == 0
     )
     result = json.loads(capsys.readouterr().out)
-    assert list(result) == [
-        "seed",
-        "rules",
-        "winner",
-        "scores",
-        "turns",
-        "termination",
-        "forfeit_player",
-        "reason",
-    ]
-    assert result["seed"] == 4 and result["rules"] == "contest" and result["winner"] == 0
+    assert result["game"] == "iceandfire" and result["players"] == ["best", "wood1"]
+    assert result["seed"] == 4 and result["params"]["rules"] == "contest" and result["winner"] == 0
     assert result["termination"] == "normal" and result["forfeit_player"] is None
-    assert result["scores"][1] == -1  # the referee's score of an HQ-less loser
+    assert result["time"] == "1/50ms" and result["info"]["turns"] > 0
+    assert result["info"]["scores"][1] == -1  # the referee's score of an HQ-less loser
     saved = read_replay(replay)
     assert saved.header["game"] == "iceandfire" and saved.header["time_control"] == "1/50ms"
     assert saved.result is not None and saved.result["reason"] == result["reason"]
@@ -59,13 +52,27 @@ def test_match_prints_a_line_without_json(capsys: pytest.CaptureFixture[str]) ->
         == 0
     )
     out = capsys.readouterr().out
-    assert out.startswith("winner: p") and "seed 2" in out
+    assert out.startswith("winner: wood") and "seed 2" in out
 
 
 def test_a_player_with_a_space_or_a_path_is_a_command() -> None:
-    assert not is_command("best", GAME) and not is_command("random", GAME)
-    assert is_command("python3 bot.py", GAME) and is_command("./bot", GAME) and is_command("mybot", GAME)
-    assert winner_of((1.0, -1.0)) == 0 and winner_of((-1.0, 1.0)) == 1 and winner_of((0.0, 0.0)) is None
+    assert entrant_spec(GAME, "best") == "best" and entrant_spec(GAME, "random(name=r)") == "random(name=r)"
+    for command in ("python3 bot.py", "./bot", "/usr/bin/bot"):
+        assert (
+            entrant_spec(GAME, command) == f"external(cmd='{command}',name='{command}',protocol='codingame')"
+        )
+    assert entrant_spec(make("isolation"), "./bot").endswith("protocol='jsonl')")
+
+
+def test_match_is_play_under_another_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--p1", "wood1", "--p2", "wood2", "--seed", "3", "--json"]) == 0
+    match = json.loads(capsys.readouterr().out)
+    argv = ["play", "iceandfire", "--players", "wood1,wood2", "--seed", "3", "--time", "1/0.05", "--json"]
+    assert gridarena(argv) == 0
+    play = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in match.items() if k != "seconds"} == {
+        k: v for k, v in play.items() if k != "seconds"
+    }
 
 
 def test_a_missing_program_loses_its_first_turn(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gridarena.games.isolation import heuristics
+from gridarena.games.isolation.ai import heuristics
 from gridarena.games.isolation.rules import State
 
 

@@ -15,7 +15,7 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.registry import make_bot
 from gridarena.games.isolation.aind import AgentLoadError, Board, TimeLeft, board_from_state, samples
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, MinimaxPlayer
-from gridarena.games.isolation.aind.bots import make_ab_custom_3, make_ab_improved, make_random
+from gridarena.games.isolation.bots import make_ab_custom_3, make_ab_improved, make_random
 from gridarena.games.isolation.rules import Isolation, State
 
 BOT_NAMES = [

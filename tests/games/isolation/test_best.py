@@ -8,16 +8,15 @@ from iso_states import minimax_ref, random_state
 
 from gridarena.core.clock import TimeControl
 from gridarena.core.registry import make_bot
-from gridarena.games.isolation.aind import board_from_state
-from gridarena.games.isolation.best import (
+from gridarena.games.isolation.ai.best import (
     BEST_NODES,
     BestPlayer,
     ImprovedDepthPlayer,
     ImprovedModel,
-    make_ab_improved_depth,
-    make_best,
     proxy_depth,
 )
+from gridarena.games.isolation.aind import board_from_state
+from gridarena.games.isolation.bots import make_ab_improved_depth, make_best
 from gridarena.games.isolation.fast import WIN, WON
 from gridarena.games.isolation.rules import Isolation, State
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from iso_states import random_state
 from scipy.signal import correlate2d
 
-from gridarena.games.isolation import heuristics as h
+from gridarena.games.isolation.ai import heuristics as h
 from gridarena.games.isolation.aind import Board, board_from_state, samples
 from gridarena.games.isolation.rules import State
 

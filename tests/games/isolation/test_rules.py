@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from gridarena.core.errors import ActionParseError, IllegalActionError, StateFormatError
 from gridarena.core.types import TERMINAL
-from gridarena.games.isolation.formats import board_string, cell_to_text, parse_board, text_to_cell
+from gridarena.games.isolation.formats import cell_to_text, text_to_cell
 from gridarena.games.isolation.rules import Isolation, State, knight_targets
+from gridarena.games.isolation.rules import state_from_board as parse_board
 
 
 def play(state: State, *cells: str) -> State:
@@ -120,6 +121,6 @@ def test_random_games_end_within_the_cell_count_and_reparse(width: int, height: 
     state = game.new_initial_state()
     while not state.is_terminal():
         assert state.ply == state.blocked.bit_count()
-        assert parse_board(board_string(state).split("/")) == state
+        assert parse_board(state.board_string().split("/")) == state
         state = state.apply_action(state.random_action(rng))
     assert state.ply <= width * height

@@ -6,15 +6,8 @@ import numpy as np
 import pytest
 
 from gridarena.games.pentocity import Move, Pentocity, PentocityState
-from gridarena.games.pentocity.bots import (
-    UNREACHABLE,
-    ExampleBot,
-    RowByRowBot,
-    make_example_bot,
-    make_rowbyrow_bot,
-    road_cost,
-    shortest_road,
-)
+from gridarena.games.pentocity.ai.simple import UNREACHABLE, ExampleBot, RowByRowBot, road_cost, shortest_road
+from gridarena.games.pentocity.bots import make_example_bot, make_rowbyrow_bot
 from gridarena.games.pentocity.buildings import PENTO, Building, rect
 from gridarena.games.pentocity.land import placement_mask
 from gridarena.games.pentocity.simulator import play

@@ -15,7 +15,20 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
 from gridarena.core.registry import available_bots, make_bot
 from gridarena.games.pentocity import Move, Pentocity, PentocityState
-from gridarena.games.pentocity.bots import road_distance
+from gridarena.games.pentocity.ai.bands import FACTORY_ROWS, I_BANDS, Strip, layout_move
+from gridarena.games.pentocity.ai.candidates import NEW_GROUP_CELLS, candidates, group_distance
+from gridarena.games.pentocity.ai.greedy import (
+    Context,
+    Plan,
+    add_resorts,
+    contact_of,
+    lexicographic,
+    lost_cells,
+)
+from gridarena.games.pentocity.ai.plans import compact_group, descend_road, extend_group, walk_group
+from gridarena.games.pentocity.ai.reserve import ReservePacker, big_cover, big_places
+from gridarena.games.pentocity.ai.simple import road_distance
+from gridarena.games.pentocity.bots import BandPlayer, PlacementPlayer
 from gridarena.games.pentocity.buildings import I_H, PENTO, Building, X, rect
 from gridarena.games.pentocity.land import (
     SIDE,
@@ -28,19 +41,6 @@ from gridarena.games.pentocity.land import (
     placement_mask,
 )
 from gridarena.games.pentocity.placement import Violation, resolve_move
-from gridarena.games.pentocity.players import BandPlayer, PlacementPlayer
-from gridarena.games.pentocity.players.bands import FACTORY_ROWS, I_BANDS, Strip, layout_move
-from gridarena.games.pentocity.players.candidates import NEW_GROUP_CELLS, candidates, group_distance
-from gridarena.games.pentocity.players.greedy import (
-    Context,
-    Plan,
-    add_resorts,
-    contact_of,
-    lexicographic,
-    lost_cells,
-)
-from gridarena.games.pentocity.players.plans import compact_group, descend_road, extend_group, walk_group
-from gridarena.games.pentocity.players.reserve import ReservePacker, big_cover, big_places
 from gridarena.games.pentocity.simulator import play
 
 from .positions import played

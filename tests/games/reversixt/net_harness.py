@@ -7,8 +7,11 @@ import asyncio
 import contextlib
 import os
 import random
+import re
+import subprocess
+import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -16,6 +19,7 @@ from typing import Any, ClassVar
 from gridarena.core.bot import Decision
 from gridarena.core.clock import TurnClock
 from gridarena.games.reversixt.client import ClientConfig, play
+from gridarena.games.reversixt.formats import MAPS_DIR
 from gridarena.games.reversixt.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
@@ -26,8 +30,7 @@ from gridarena.games.reversixt.protocol import (
     encode,
     read_message,
 )
-from gridarena.games.reversixt.rules import MAPS_DIR
-from gridarena.games.reversixt.server import GameResult, ReversiServer, ServerConfig
+from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig
 
 OTHELLO8 = MAPS_DIR / "othello8.map"
 
@@ -98,7 +101,7 @@ async def run_games(
     games: int = 1,
     trace: Trace | None = None,
     **config: Any,
-) -> tuple[list[GameResult], list[list[Any]]]:
+) -> tuple[list[ServedGame], list[list[Any]]]:
     """Serve ``games`` games; in each, start the clients one by one in list order (player k = clients[k-1]).
 
     The next client starts only once the server has read the previous one's group, so the player
@@ -205,6 +208,68 @@ def sleep_then_answer(seconds: float) -> Behaviour:
             await writer.drain()
 
     return sleeper
+
+
+def c_client(exe: Path, group: int) -> ClientFactory:
+    async def run(port: int) -> tuple[int, str, str]:
+        proc = subprocess.Popen(
+            [str(exe), str(port), str(group)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            async with asyncio.timeout(60):
+                while proc.poll() is None:
+                    await asyncio.sleep(0.005)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            out, err = proc.communicate()
+        return proc.returncode, out, err
+
+    return run
+
+
+GRIDARENA = [sys.executable, "-m", "gridarena"]
+
+
+@contextlib.contextmanager
+def server_process(argv: list[str], cwd: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``gridarena reversixt server --port 0 ARGV`` as a process and the port it listens on; killed on the
+    way out if it is still running."""
+    server = subprocess.Popen(
+        [*GRIDARENA, "reversixt", "server", "--port", "0", *argv], stderr=subprocess.PIPE, text=True, cwd=cwd
+    )
+    try:
+        assert server.stderr is not None
+        first = server.stderr.readline()
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", first)
+        assert found is not None, f"the server did not start: {first}"
+        yield server, int(found.group(1))
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+
+
+@contextlib.asynccontextmanager
+async def connection(port: int) -> AsyncIterator[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """A connection to the server on ``port``, closed on the way out."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        yield reader, writer
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+
+
+async def receive_all(reader: asyncio.StreamReader, handle: Callable[[Message], Awaitable[None]]) -> None:
+    """Hand every message of the server to ``handle`` until the server hangs up."""
+    while True:
+        try:
+            message = await read_message(reader, accept=FROM_SERVER)
+        except (ConnectionClosedError, OSError):
+            return
+        await handle(message)
 
 
 def open_fds() -> int:

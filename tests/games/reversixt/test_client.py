@@ -223,5 +223,5 @@ def test_registered_search_bots_play_through_the_client_within_the_depth_byte() 
     results, (seen,) = asyncio.run(
         run_games(str(OTHELLO8), [factory("best-recorded"), factory("trivial")], depth=2)
     )
-    assert [r.status for r in results[0].players] == ["ok", "ok"] and all(c.finished for c in seen)
+    assert results[0].statuses == ("ok", "ok") and all(c.finished for c in seen)
     assert DepthRecorder.depths and max(DepthRecorder.depths) == 2  # the depth byte, honoured

@@ -4,13 +4,12 @@ and one clear line for every error (a refused address, a bad map, clients that n
 from __future__ import annotations
 
 import asyncio
-import re
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+from net_harness import server_process
 
 from gridarena.cli.main import main
 from gridarena.games.reversixt.client import ClientConfig, play
@@ -20,27 +19,15 @@ GRIDARENA = [sys.executable, "-m", "gridarena"]
 
 def test_server_and_clients_as_processes_play_two_games(tmp_path: Path) -> None:
     result, log, trace = tmp_path / "result.txt", tmp_path / "server.log", tmp_path / "game{game}.log"
-    server = subprocess.Popen(
-        [
-            *GRIDARENA,
-            *("reversixt", "server", "--map", "othello8", "--port", "0", "--games", "2", "--time", "5"),
-            *("--result", str(result), "--log", str(log), "--trace", str(trace), "--quiet", "--wait", "120"),
-        ],
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-    )
-    try:
-        assert server.stderr is not None
-        first = server.stderr.readline()
-        port = re.search(r"listening on 127\.0\.0\.1:(\d+)", first)
-        assert port, first
+    argv = ["--map", "othello8", "--games", "2", "--time", "5", "--result", str(result), "--log", str(log)]
+    argv += ["--trace", str(trace), "--quiet", "--wait", "120"]
+    with server_process(argv, tmp_path) as (server, port):
         # Game 1: two CLI clients (in threads of this process: a second interpreter would only add start-up time).
         codes: list[int] = []
-        argv = ["reversixt", "client", "--port", port.group(1), "--quiet"]
+        client = ["reversixt", "client", "--port", str(port), "--quiet"]
         threads = [
             threading.Thread(
-                target=lambda g=g: codes.append(main([*argv, "--group", str(g), "--seed", str(g)]))
+                target=lambda g=g: codes.append(main([*client, "--group", str(g), "--seed", str(g)]))
             )
             for g in (7, 8)
         ]
@@ -51,15 +38,10 @@ def test_server_and_clients_as_processes_play_two_games(tmp_path: Path) -> None:
         assert codes == [0, 0]
 
         async def second_game() -> list:
-            config = int(port.group(1))
-            return list(await asyncio.gather(*(play(ClientConfig(port=config, seed=s)) for s in (1, 2))))
+            return list(await asyncio.gather(*(play(ClientConfig(port=port, seed=s)) for s in (1, 2))))
 
         assert all(r.finished for r in asyncio.run(second_game()))
         _, err = server.communicate(timeout=120)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.communicate()
     assert server.returncode == 0, err
     blocks = result.read_text().split("othello8.map\n")
     assert blocks[0] == "" and len(blocks) == 3
@@ -112,3 +94,19 @@ def unused_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_time_keeps_the_reference_meaning_and_time_control_speaks_the_tournaments(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["reversixt", "server", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the reference server's -t, in its meaning: seconds added to each player's time account" in text
+    assert "--time-control SPEC" in text and "gridarena tournament --time" in text
+    with pytest.raises(SystemExit) as done:
+        main(["reversixt", "server", "--map", "othello8", "--time", "2", "--time-control", "account:2"])
+    assert done.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+    assert main(["reversixt", "server", "--map", "othello8", "--time-control", "2 s", "--quiet"]) == 1
+    assert "--time-control '2 s': expected seconds per move" in capsys.readouterr().err

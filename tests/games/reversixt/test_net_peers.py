@@ -5,50 +5,13 @@ folder; without gcc the tests skip and say so."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from net_harness import OTHELLO8, ClientFactory, bot_client, run_games
+from net_harness import OTHELLO8, bot_client, c_client, run_games
 
 from gridarena.games.reversixt.client import ClientConfig, play
-
-PEERS = Path(__file__).parent / "peers"
-
-
-@pytest.fixture(scope="module")
-def peers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The C peers, compiled once for this module."""
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc not found: the C protocol peers cannot be built")
-    out = tmp_path_factory.mktemp("peers")
-    built = {}
-    for name in ("client", "server"):
-        exe = out / name
-        flags = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-D_DEFAULT_SOURCE", "-Wall", "-Werror", "-O1"]
-        subprocess.run([gcc, *flags, "-o", str(exe), str(PEERS / f"{name}.c")], check=True, timeout=120)
-        built[name] = exe
-    return built
-
-
-def c_client(exe: Path, group: int) -> ClientFactory:
-    async def run(port: int) -> tuple[int, str, str]:
-        proc = subprocess.Popen(
-            [str(exe), str(port), str(group)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        try:
-            async with asyncio.timeout(60):
-                while proc.poll() is None:
-                    await asyncio.sleep(0.005)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            out, err = proc.communicate()
-        return proc.returncode, out, err
-
-    return run
 
 
 @pytest.mark.parametrize("opponent", ["c", "python"])
@@ -58,12 +21,12 @@ def test_the_c_client_plays_a_whole_othello_game_on_our_server(peers: dict[str, 
         run_games(str(OTHELLO8), [c_client(peers["client"], 5), second], time=10.0)
     )
     (game,) = results
-    assert [r.status for r in game.players] == ["ok", "ok"], game.players
-    assert game.players[0].group == 5
+    assert game.statuses == ("ok", "ok"), game.reasons
+    assert game.groups[0] == 5
     code, out, err = seen[0]
     assert code == 0, err
     # The C client's own board (kept from the announcements) ends with the server's counts.
-    expected = f"scores {game.players[0].score} {game.players[1].score}"
+    expected = f"scores {game.scores[0]} {game.scores[1]}"
     assert out.startswith("player 1 moves ") and out.strip().endswith(expected)
     assert game.moves >= 50  # a real game: the 8x8 start lasts 60 moves unless both must pass
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from rxt_data import folder
 
-from gridarena.games.reversixt.formats import HOLE, SYMBOLS, read_map
+from gridarena.games.reversixt.capture import explosion
+from gridarena.games.reversixt.formats import HOLE, SYMBOLS, Move, read_map
 from gridarena.games.reversixt.geometry import step_table
-from gridarena.games.reversixt.rules import PHASE_BOMBS, Move, ReversiXT, explosion, settle
+from gridarena.games.reversixt.rules import PHASE_BOMBS, ReversiXT, settle
 
 #: test number -> (target x, target y, radius) from the README's table
 VECTORS = {

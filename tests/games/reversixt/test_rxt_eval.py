@@ -14,11 +14,12 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import parse_weights
+from gridarena.games.reversixt.capture import captures
 from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import BONUS, EXPANSION, HOLE, is_stone, parse_map
 from gridarena.games.reversixt.geometry import step, step_table
-from gridarena.games.reversixt.rules import ReversiState, ReversiXT, captures
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
 
 COMPETITION = (
     "olekuhlmann-Advanced-Reversi-AI/2023_comp_5_2p.map",

@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 from rxt_data import folder
 
-from gridarena.games.reversixt.formats import HOLE, SYMBOLS, MapFormatError, read_map
+from gridarena.games.reversixt.formats import HOLE, SYMBOLS, MapFormatError, Move, read_map
 from gridarena.games.reversixt.rules import (
     BONUS_BOMB,
     PHASE_BOMBS,
     PHASE_OVER,
-    Move,
     ReversiState,
     ReversiXT,
     settle,

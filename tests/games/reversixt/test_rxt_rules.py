@@ -17,19 +17,24 @@ from gridarena.core.errors import ActionParseError, IllegalActionError, StateFor
 from gridarena.core.files import FileReadError
 from gridarena.core.registry import make
 from gridarena.core.types import TERMINAL, Outcome
-from gridarena.games.reversixt.formats import EXPANSION, HOLE, MapFormatError, parse_map, read_map
+from gridarena.games.reversixt.capture import competition_ranks, returns_from_ranks
+from gridarena.games.reversixt.formats import (
+    EXPANSION,
+    HOLE,
+    MapFormatError,
+    Move,
+    parse_map,
+    parse_move,
+    read_map,
+)
 from gridarena.games.reversixt.rules import (
     BONUS_BOMB,
     BONUS_OVERRIDE,
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,
-    Move,
     ReversiState,
     ReversiXT,
-    competition_ranks,
-    parse_move,
-    returns_from_ranks,
     settle,
     wire_move,
 )
@@ -374,7 +379,7 @@ def test_conformance_on_the_project_maps() -> None:
 
 def test_candidate_pruning_finds_every_valid_cell(shared_data: Path) -> None:
     """valid_cells looks only at cells one step before foreign or expansion stones: it equals a scan of all cells."""
-    from gridarena.games.reversixt.rules import is_valid_placement
+    from gridarena.games.reversixt.capture import is_valid_placement
 
     names = [
         "initialMaps/window.map",

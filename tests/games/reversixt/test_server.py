@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ from net_harness import (
     write_map,
 )
 
+from gridarena.core.gameclock import TimeSpec
 from gridarena.games.reversixt.client import ClientResult
 from gridarena.games.reversixt.protocol import (
     Disqualification,
@@ -42,7 +44,7 @@ from gridarena.games.reversixt.protocol import (
     PlayerNumber,
     encode,
 )
-from gridarena.games.reversixt.server import ReversiServer, ServerConfig, ServerError
+from gridarena.games.reversixt.server import MAX_WAITING, ReversiServer, ServerConfig, ServerError
 
 DATA_MAPS = {
     "crown-4p": "reversixt/semmelsamu-reversixt-bot/maps/initialMaps/crown.map",
@@ -53,8 +55,8 @@ DATA_MAPS = {
 def check_finished_game(result_text: str, results: list, clients: list[ClientResult], players: int) -> None:
     """Every client saw END2, agrees with the server's scores, and the result block is well formed."""
     (game,) = results
-    assert [r.status for r in game.players] == ["ok"] * players
-    server_scores = tuple(r.score for r in game.players)
+    assert game.statuses == ("ok",) * players
+    server_scores = game.scores
     for client in clients:
         assert client.finished and not client.disqualified
         assert client.scores == server_scores
@@ -74,7 +76,7 @@ def test_our_clients_play_a_whole_game(tmp_path: Path, players: int, map_text: s
     results, (seen,) = asyncio.run(run_games(path, clients))
     check_finished_game(results[0].result_text(), results, seen, players)
     assert results[0].map_name == Path(path).name
-    assert [r.group for r in results[0].players] == [10 + k for k in range(players)]
+    assert results[0].groups == tuple(10 + k for k in range(players))
     assert [c.player for c in seen] == list(range(1, players + 1))  # connection order
     assert sum(c.moves for c in seen) == results[0].moves > 0
 
@@ -86,7 +88,7 @@ def test_our_clients_play_data_maps_with_a_time_account(shared_data: Path, name:
     clients = [bot_client(seed=k) for k in range(players)]
     results, (seen,) = asyncio.run(run_games(path, clients, time=10.0))
     check_finished_game(results[0].result_text(), results, seen, players)
-    assert all(r.time_left_ms > 0 for r in results[0].players)
+    assert all(left > 0 for left in results[0].time_left_ms)
 
 
 def test_the_time_account_grows_by_the_move_time_and_shrinks_by_the_answer_time() -> None:
@@ -144,8 +146,8 @@ def test_a_bad_client_is_disqualified_and_the_game_goes_on(tmp_path: Path, case:
     clients = [raw_client(behaviour), *(bot_client(seed=k) for k in range(3))]
     results, (seen,) = asyncio.run(run_games(path, clients, trace=trace, **config))
     game = results[0]
-    assert [r.status for r in game.players] == [status, "ok", "ok", "ok"]
-    assert game.players[0].score == 0
+    assert game.statuses == (status, "ok", "ok", "ok")
+    assert game.scores[0] == 0
     bad: RawResult = seen[0]
     if status != "disconnected":  # message 7 reaches the offender too, then his connection is closed
         assert bad.messages[-1] == Disqualification(1) and bad.closed_by_server
@@ -169,15 +171,15 @@ def test_a_message_sent_unasked_disqualifies_its_sender(tmp_path: Path) -> None:
         bot_client(seed=4),
     ]
     results, (seen,) = asyncio.run(run_games(path, clients))
-    assert [r.status for r in results[0].players] == ["ok", "protocol-error", "ok", "ok"]
-    assert "message type 5 sent unasked" in results[0].players[1].reason
+    assert results[0].statuses == ("ok", "protocol-error", "ok", "ok")
+    assert "message type 5 sent unasked" in results[0].reasons[1]
     assert Disqualification(2) in seen[1].messages and seen[1].closed_by_server
 
 
 def test_two_players_one_disqualified_ends_the_game_without_end1() -> None:
     clients = [raw_client(send_hole), bot_client()]
     results, (seen,) = asyncio.run(run_games(str(OTHELLO8), clients))
-    assert [r.status for r in results[0].players] == ["invalid-move", "ok"]
+    assert results[0].statuses == ("invalid-move", "ok")
     assert seen[1].finished and seen[1].scores == (None, 2)
     assert results[0].moves == 0
 
@@ -261,7 +263,7 @@ def test_fifty_eight_player_games_leave_no_task_thread_or_socket_behind(tmp_path
     assert threads() == before
     assert open_fds() == fds
     assert len(results) == games and [r.number for r in results] == list(range(1, games + 1))
-    assert all(r.status == "ok" for game in results for r in game.players)
+    assert all(game.statuses == ("ok",) * 8 for game in results)
     assert all(c.finished for seen in per_game for c in seen)
     # Both phases were played in every game (one bomb each).
     assert all(game.moves > 8 for game in results)
@@ -322,7 +324,46 @@ def test_any_bytes_as_an_answer_end_in_a_verdict_never_a_crash_or_a_hang(answer:
         await writer.drain()
 
     results, (seen,) = asyncio.run(run_games(str(OTHELLO8), [raw_client(send), bot_client()]))
-    status = results[0].players[0].status
+    status = results[0].statuses[0]
     assert status in ("protocol-error", "invalid-move", "disconnected")  # after a legal move: EOF
-    assert results[0].players[1].status == "ok" and seen[1].finished
+    assert results[0].statuses[1] == "ok" and seen[1].finished
     assert seen[0].messages[-1] == Disqualification(1)
+
+
+def test_a_time_control_in_the_arenas_words_offers_what_it_allows_each_move() -> None:
+    """``--time-control 0.5``: half a second per move, nothing carried over (``--time`` is the account)."""
+    trace = Trace()
+    control = TimeSpec.parse("0.5")
+    asyncio.run(
+        run_games(str(OTHELLO8), [bot_client(seed=1), bot_client(seed=2)], trace=trace, time_control=control)
+    )
+    offered = re.findall(r"with depth 1, time left: (\d+) msecs", trace.joined())
+    assert len(offered) > 50 and set(offered) == {"500"}
+    with pytest.raises(ServerError, match="say the same thing twice"):
+        ServerConfig(str(OTHELLO8), time=2.0, time_control=TimeSpec.parse("account:2"))
+
+
+def test_each_silent_connection_is_let_go_at_its_own_deadline_and_the_waiting_room_is_bounded() -> None:
+    async def closed_after(reader: asyncio.StreamReader, start: float) -> float:
+        assert await asyncio.wait_for(reader.read(), 10) == b""  # closed without a word
+        return time.monotonic() - start
+
+    async def scenario() -> tuple[list[float], int]:
+        server = ReversiServer(ServerConfig(str(OTHELLO8), port=0, handshake=1.0))
+        port = await server.start()
+        serving = asyncio.create_task(server.run())
+        start = time.monotonic()
+        silent = [await asyncio.open_connection("127.0.0.1", port) for _ in range(MAX_WAITING + 5)]
+        waited = await asyncio.gather(*(closed_after(reader, start) for reader, _ in silent))
+        for _, writer in silent:
+            writer.close()
+        clients = [asyncio.create_task(bot_client(seed=k)(port)) for k in range(2)]
+        await asyncio.wait_for(asyncio.gather(*clients), 60)
+        (result,) = await asyncio.wait_for(serving, 60)
+        return waited, len(result.groups)
+
+    fds = open_fds()
+    waited, players = asyncio.run(scenario())
+    assert players == 2 and open_fds() == fds
+    # The first 64 waited for their own deadline (1 s); the five beyond them found the room full.
+    assert all(w >= 0.95 for w in waited[:MAX_WAITING]) and all(w < 0.9 for w in waited[MAX_WAITING:])

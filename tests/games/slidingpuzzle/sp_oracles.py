@@ -5,9 +5,9 @@ from __future__ import annotations
 import functools
 from collections import deque
 
-from gridarena.games.slidingpuzzle.heuristics import Heuristic, make_heuristic
+from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic
+from gridarena.games.slidingpuzzle.board import Board, goal_board, legal_slides, slide
 from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, legal_slides, slide
 
 
 @functools.cache

@@ -9,10 +9,10 @@ import pytest
 from gridarena.bots.base import RandomBot
 from gridarena.core.clock import TimeControl
 from gridarena.core.play import play_game
+from gridarena.games.slidingpuzzle.ai.heuristics import SolverError, make_heuristic
+from gridarena.games.slidingpuzzle.ai.solvers import AStar
 from gridarena.games.slidingpuzzle.bots import make_solver_bot
-from gridarena.games.slidingpuzzle.heuristics import SolverError, make_heuristic
 from gridarena.games.slidingpuzzle.rules import SlidingPuzzle
-from gridarena.games.slidingpuzzle.solvers import AStar
 
 
 def test_the_solver_plays_an_optimal_game() -> None:
@@ -44,3 +44,19 @@ def test_the_solver_checks_solvability_before_it_searches() -> None:
         assert bot.last is not None and (bot.last.status, bot.last.expanded) == ("unsolvable", 0)
     with pytest.raises(SolverError, match="unknown algorithm"):
         make_solver_bot(game, algorithm="dfs")
+
+
+def test_the_anytime_bot_follows_a_weighted_plan_when_the_optimum_is_out_of_reach() -> None:
+    game = SlidingPuzzle(rows=4, cols=4, scramble=200, max_moves=400)
+    state = game.new_initial_state(seed=3)
+    clock = TimeControl(nodes=2_000)  # far too few for the optimum, plenty for weight 2
+    plain = make_solver_bot(game)
+    plain.act(state, clock)
+    assert plain.last is not None and plain.last.path is None and not plain.plan
+    anytime = make_solver_bot(game, anytime=True)
+    decision = anytime.act(state, clock)
+    found = anytime.last
+    assert found is not None and found.path is not None and found.stopped and found.weight > 1.0
+    assert decision.action == found.path[0] and len(anytime.plan) == len(found.path) - 1
+    record = play_game(game, [make_solver_bot(game, anytime=True)], seed=3)
+    assert record.outcome.termination == "normal"

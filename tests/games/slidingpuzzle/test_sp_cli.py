@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gridarena.cli import puzzle
+from gridarena.games.slidingpuzzle.board import Board, homework_goal
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
     check_solution,
@@ -17,7 +18,6 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_solution,
 )
 from gridarena.games.slidingpuzzle.pdb import load_pdb
-from gridarena.games.slidingpuzzle.rules import Board, homework_goal
 
 CASE1_2 = Board(4, 5, (1, 2, 3, 0, 4, 6, 7, 8, -1, 5, -1, 12, -1, 14, 10, 16, 17, 18, 15, 0))
 
@@ -127,7 +127,7 @@ def _hard_case(tmp_path: Path, walk: int = 1000, seed: int = 0) -> Path:
     """A homework board far from the goal: Manhattan IDA* (``--algo idastar``) takes minutes on it."""
     import random
 
-    from gridarena.games.slidingpuzzle.rules import random_walk
+    from gridarena.games.slidingpuzzle.board import random_walk
 
     path = tmp_path / "hard.in"
     board = random_walk(homework_goal(), walk, random.Random(seed))

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gridarena.games.slidingpuzzle.board import Board, action_of, goal_board, homework_goal, random_walk
 from gridarena.games.slidingpuzzle.formats import (
     PdbConfig,
     PuzzleCase,
@@ -24,13 +25,6 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_line,
     parse_pdb_config,
     parse_solution,
-)
-from gridarena.games.slidingpuzzle.rules import (
-    Board,
-    action_of,
-    goal_board,
-    homework_goal,
-    random_walk,
 )
 
 HW = "slidingpuzzle/ntu_tcg2022_hw1"

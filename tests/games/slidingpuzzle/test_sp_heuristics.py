@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sp_oracles import distances, small_heuristics
 
-from gridarena.games.slidingpuzzle.heuristics import SolverError, make_heuristic, mirror_maps
-from gridarena.games.slidingpuzzle.idastar import IdaStar
+from gridarena.games.slidingpuzzle.ai.heuristics import SolverError, make_heuristic, mirror_maps
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar
+from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal, random_walk
 from gridarena.games.slidingpuzzle.pdb import build_pdb
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, random_walk
 
 HEURISTICS = small_heuristics()
 KERNELS = [IdaStar(h) for h in HEURISTICS]

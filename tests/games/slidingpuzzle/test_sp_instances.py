@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from gridarena.games.slidingpuzzle.board import homework_goal
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
 from gridarena.games.slidingpuzzle.pdb import board_by_name
-from gridarena.games.slidingpuzzle.rules import homework_goal
 from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 

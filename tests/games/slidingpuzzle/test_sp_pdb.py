@@ -11,6 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sp_oracles import distances
 
+from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal, movable_neighbours
+from gridarena.games.slidingpuzzle.fast.indexing import (
+    Geometry,
+    placement_weights,
+    popcount,
+    rank_placement,
+    rank_placement_ref,
+    unrank_placement,
+)
+from gridarena.games.slidingpuzzle.fast.pdbbuild import build_values, build_values_ref, exact_costs_ref
 from gridarena.games.slidingpuzzle.pdb import (
     PdbError,
     PdbFileError,
@@ -24,18 +34,8 @@ from gridarena.games.slidingpuzzle.pdb import (
     pattern_sets,
     save_pdb,
 )
-from gridarena.games.slidingpuzzle.pdb.build import build_values, build_values_ref, exact_costs_ref
-from gridarena.games.slidingpuzzle.pdb.indexing import (
-    Geometry,
-    placement_weights,
-    popcount,
-    rank_placement,
-    rank_placement_ref,
-    unrank_placement,
-)
 from gridarena.games.slidingpuzzle.pdb.partitions import board_key, default_partition, split_set_name
 from gridarena.games.slidingpuzzle.pdb.table import pack_nibbles
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, movable_neighbours
 
 
 @settings(deadline=None)

@@ -9,11 +9,11 @@ import threading
 import pytest
 from sp_oracles import distances
 
+from gridarena.games.slidingpuzzle.ai.heuristics import make_heuristic
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar, Progress
+from gridarena.games.slidingpuzzle.board import goal_board, random_walk
 from gridarena.games.slidingpuzzle.formats import PuzzleCase, check_solution
-from gridarena.games.slidingpuzzle.heuristics import make_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar, Progress
 from gridarena.games.slidingpuzzle.pdb import build_pdb
-from gridarena.games.slidingpuzzle.rules import goal_board, random_walk
 
 TWO_BLANKS = (
     goal_board(3, 3, blanks=2, walls=(4,)),

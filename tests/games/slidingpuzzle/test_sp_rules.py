@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gridarena.core.checker import check_game
 from gridarena.core.errors import ActionParseError, IllegalActionError
-from gridarena.games.slidingpuzzle.rules import (
+from gridarena.games.slidingpuzzle.board import (
     DOWN,
     LEFT,
     RIGHT,
@@ -19,7 +19,6 @@ from gridarena.games.slidingpuzzle.rules import (
     Board,
     BoardError,
     IllegalSlideError,
-    SlidingPuzzle,
     action_of,
     action_to_text,
     apply_slide,
@@ -33,6 +32,7 @@ from gridarena.games.slidingpuzzle.rules import (
     slide,
     walk_distance,
 )
+from gridarena.games.slidingpuzzle.rules import SlidingPuzzle
 from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 

@@ -9,19 +9,9 @@ from typing import get_args
 import pytest
 from sp_oracles import distances, small_heuristics
 
-from gridarena.games.slidingpuzzle.formats import (
-    PuzzleCase,
-    check_solution,
-    format_solution,
-    parse_homework_case,
-    parse_line,
-    parse_solution,
-)
-from gridarena.games.slidingpuzzle.heuristics import SolverError, make_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar
-from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal, random_walk
-from gridarena.games.slidingpuzzle.solvers import (
+from gridarena.games.slidingpuzzle.ai.heuristics import SolverError, make_heuristic
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar
+from gridarena.games.slidingpuzzle.ai.solvers import (
     ALGORITHMS,
     AlgorithmName,
     AStar,
@@ -30,6 +20,16 @@ from gridarena.games.slidingpuzzle.solvers import (
     solution_stats,
     solve,
 )
+from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal, random_walk
+from gridarena.games.slidingpuzzle.formats import (
+    PuzzleCase,
+    check_solution,
+    format_solution,
+    parse_homework_case,
+    parse_line,
+    parse_solution,
+)
+from gridarena.games.slidingpuzzle.pdb import build_pdb, partition
 
 OPTIMAL = {
     "case1_1": 8,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import ClassVar, Final, NamedTuple
 
-from gridarena.core.errors import StateFormatError
+from gridarena.core.errors import IllegalActionError, StateFormatError
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.iceandfire import formats
 from gridarena.games.iceandfire.formats import (
@@ -446,6 +446,32 @@ class IceAndFireState(BaseState[Turn]):
         """Own and active, or next to an own active cell: where TRAIN and BUILD may act."""
         return Referee(self).playable(cell, player)
 
+    def valid_commands(self) -> list[Command]:
+        """Every one-cell command the referee would carry out if the mover gave it next.
+
+        Each MOVE of a unit that may still act to a 4-neighbour it can take (a MOVE towards a farther
+        target steps onto one of these, so they reach every effect a MOVE can have), each TRAIN on a
+        playable cell at a level the mover can pay and that can take the cell, each BUILD the mover
+        can pay on a free own cell that allows it; TRAINs and BUILDs by cell, then MOVEs by unit id.
+        On a position inside a turn (:meth:`after_commands`) it answers for the turn's next command.
+        """
+        return Referee(self).valid_commands()
+
+    def after_commands(self, commands: Turn) -> IceAndFireState:
+        """The position inside the mover's turn after ``commands``, before the turn ends.
+
+        The same player is still to move, with gold, territory, units and incomes as the referee has
+        them after those commands (a captured HQ ends the game here, as in a whole turn; skipped
+        commands are logged). The turn itself is played by ``apply_action`` on the turn's first
+        position with all of its commands. This lets a learner give one command per step.
+        """
+        if self.result is not None:
+            raise IllegalActionError("iceandfire: the game is over")
+        referee = Referee(self)
+        if referee.run(check_turn(commands, self.rules)) and referee.result is None:
+            referee.update_incomes()
+        return replace(referee.freeze(self.last_turn, self.last_player), ply=self.ply)
+
     def codingame_init(self, player: Player) -> str:
         """The initial input of spec section 13 (mine spots), sent once before the first turn."""
         from gridarena.games.iceandfire.render import codingame_init
@@ -725,8 +751,20 @@ class Referee:
     def play(self, turn: Turn) -> None:
         """The player to move plays ``turn``; then the next turn starts, or the game ends."""
         self.log = []
+        if self.run(turn) and self.result is None:
+            # The referee recomputes both incomes after every action; nothing reads them before the
+            # next recomputation, so once after the last action leaves the same values.
+            self.update_incomes()
+        if self.result is None:
+            self.next_turn()
+
+    def run(self, commands: Turn) -> bool:
+        """The commands of a turn in order, after the parse-time checks; True when one was carried out.
+
+        Stops at a captured HQ (the game is then over). The turn itself does not end here.
+        """
         changed = False
-        for command in self.parse_checks(turn):
+        for command in self.parse_checks(commands):
             if isinstance(command, Move):
                 done = self.move(command)
             elif isinstance(command, Train):
@@ -737,16 +775,12 @@ class Referee:
             if done is not None:
                 self.skip(command, done)
                 continue
+            changed = True
             if isinstance(command, Move | Train):
                 self.update_activity()
                 if self.check_hqs():
-                    return
-            changed = True
-        if changed:
-            # The referee recomputes both incomes after every action; nothing reads them before the
-            # next recomputation, so once after the last action leaves the same values.
-            self.update_incomes()
-        self.next_turn()
+                    return True
+        return changed
 
     def clear(self, cell: int) -> None:
         """An enemy unit on ``cell`` dies; an enemy MINE or TOWER is destroyed; an HQ stays."""
@@ -759,8 +793,8 @@ class Referee:
             self.buildings.remove(building)
             self.building_at[cell] = None
 
-    def train(self, command: Train) -> str | None:
-        """Spec section 6; the reason it is skipped, or None when done."""
+    def check_train(self, command: Train) -> str | None:
+        """Spec section 6's checks: why the TRAIN would be skipped now, or None when it would be done."""
         player, level, cell = self.player, command.level, cell_of(command.x, command.y)
         if not self.playable(cell, player):
             return f"({command.x},{command.y}) is not playable"
@@ -770,6 +804,14 @@ class Referee:
             return f"not enough gold ({self.gold[player]} for {UNIT_COST[level]})"
         if not self.capturable(cell, player, level):
             return f"a level {level} unit cannot take ({command.x},{command.y})"
+        return None
+
+    def train(self, command: Train) -> str | None:
+        """Spec section 6; the reason it is skipped, or None when done."""
+        problem = self.check_train(command)
+        if problem is not None:
+            return problem
+        player, level, cell = self.player, command.level, cell_of(command.x, command.y)
         self.clear(cell)
         self.set_owner(cell, player)
         self.units[self.next_id] = [player, level, cell, False]
@@ -778,11 +820,11 @@ class Referee:
         self.gold[player] -= UNIT_COST[level]
         return None
 
-    def move(self, command: Move) -> str | None:
-        """Spec section 7, with the path-finding step; the reason it is skipped, or None."""
+    def check_move(self, command: Move) -> int | str:
+        """Spec section 7's checks and path-finding step: why the MOVE would be skipped now, else the
+        cell the unit would enter."""
         player = self.player
-        unit = self.units[command.id]
-        _, level, source, can_act = unit
+        _, level, source, can_act = self.units[command.id]
         target = cell_of(command.x, command.y)
         if not can_act:
             return f"unit {command.id} has already moved or was trained this turn"
@@ -796,15 +838,24 @@ class Referee:
                 best, best_d = n, d
         if best == source:
             return f"unit {command.id} has no free cell closer to ({command.x},{command.y})"
+        return best
+
+    def move(self, command: Move) -> str | None:
+        """Spec section 7, with the path-finding step; the reason it is skipped, or None."""
+        best = self.check_move(command)
+        if isinstance(best, str):
+            return best
+        unit = self.units[command.id]
+        source = unit[2]
         self.clear(best)
         self.unit_at[source] = 0
         self.unit_at[best] = command.id
         unit[2], unit[3] = best, False
-        self.set_owner(best, player)
+        self.set_owner(best, self.player)
         return None
 
-    def build(self, command: Build) -> str | None:
-        """Spec section 8; the reason it is skipped, or None."""
+    def check_build(self, command: Build) -> tuple[int, int] | str:
+        """Spec section 8's checks: why the BUILD would be skipped now, else the building's kind and cost."""
         player, cell = self.player, cell_of(command.x, command.y)
         where = f"({command.x},{command.y})"
         if not self.playable(cell, player):
@@ -828,11 +879,48 @@ class Referee:
             return f"{where} is not a mine spot"
         if kind == TOWER and self.board.spot[cell]:
             return f"{where} is a mine spot"
+        return kind, cost
+
+    def build(self, command: Build) -> str | None:
+        """Spec section 8; the reason it is skipped, or None."""
+        checked = self.check_build(command)
+        if isinstance(checked, str):
+            return checked
+        (kind, cost), player, cell = checked, self.player, cell_of(command.x, command.y)
         building = [player, kind, cell]
         self.buildings.append(building)
         self.building_at[cell] = building
         self.gold[player] -= cost
         return None
+
+    def valid_commands(self) -> list[Command]:
+        """Every one-cell command the referee would carry out now (see
+        :meth:`IceAndFireState.valid_commands`): TRAINs and BUILDs by cell, then MOVEs by unit id.
+
+        Candidates are pruned where a check surely fails (TRAIN only where it may act, BUILD only on
+        own cells); every candidate left is decided by the command's own checks.
+        """
+        player = self.player
+        found: list[Command] = []
+        reach = (self.act[player] | spread(self.act[player])) & ~cells_mask(self.board.void, 1)
+        for cell in mask_indices(reach):
+            x, y = xy(cell)
+            for level in range(1, self.max_level + 1):
+                train = Train(level, x, y)
+                if self.check_train(train) is None:
+                    found.append(train)
+            if self.owner[cell] == player:
+                for kind in ("MINE", "TOWER"):
+                    build = Build(kind, x, y)
+                    if not isinstance(self.check_build(build), str):
+                        found.append(build)
+        for uid, (owner, _, cell, can_act) in sorted(self.units.items()):
+            if owner == player and can_act:
+                for n in self.board.neighbours[cell]:
+                    move = Move(uid, n % SIZE, n // SIZE)
+                    if not isinstance(self.check_move(move), str):
+                        found.append(move)
+        return found
 
     def check_hqs(self) -> bool:
         """An HQ whose cell now has another owner: its owner loses at once (True if the game ended)."""

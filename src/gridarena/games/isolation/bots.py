@@ -1,36 +1,110 @@
-"""Isolation's own bot (one-ply greedy) and its evaluation functions."""
+"""Isolation's bots, by registry name: factories only (the strategies live in ``ai/`` and ``aind/``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from gridarena.core.bot import BaseBot, Decision
-from gridarena.core.clock import TimeControl
-from gridarena.core.types import Game, GameState
-from gridarena.games.isolation import heuristics
+from gridarena.core.types import Game
+from gridarena.games.isolation.ai import heuristics
+from gridarena.games.isolation.ai.best import BEST_MARGIN_MS, BEST_NODES, BestBot, ImprovedDepthPlayer
+from gridarena.games.isolation.ai.greedy import GreedyBot
+from gridarena.games.isolation.aind import samples
+from gridarena.games.isolation.aind.adapter import AindBot
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock
+from gridarena.games.isolation.aind.loader import agent_file
 from gridarena.games.isolation.rules import State
-
-
-class GreedyBot(BaseBot):
-    """One-ply search: the move after which the mover has the most moves (ties: lowest cell).
-
-    This is the 2018 AIND ``GreedyPlayer`` with liberties counted by the reference rules.
-    """
-
-    name = "greedy"
-
-    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        """Pick the move that keeps the most follow-up moves for the mover."""
-        assert isinstance(state, State)
-        mover = state.current_player()
-        best = max(state.legal_actions(), key=lambda cell: (len(state.child(cell).moves_of(mover)), -cell))
-        return Decision(best)
 
 
 def make_greedy_bot(game: Game[Any], seed: int | None = None) -> GreedyBot:
     """Registry factory of :class:`GreedyBot`."""
     return GreedyBot(seed)
+
+
+def make_best(
+    game: Game[Any], seed: int | None = None, margin: float = BEST_MARGIN_MS, nodes: int | None = None
+) -> BestBot:
+    """Our strongest Isolation bot: fast alpha-beta with table, ordering and exact endgame.
+
+    ``nodes`` caps every move's search (the clock still stops it first if it comes first).
+    """
+    return BestBot(seed, margin, nodes)
+
+
+def make_best_nodes(game: Game[Any], seed: int | None = None) -> BestBot:
+    """``best`` with :data:`BEST_NODES` nodes a move: give it a long time limit, and no load changes its play."""
+    bot = BestBot(seed, nodes=BEST_NODES)
+    bot.name = "best_nodes"
+    return bot
+
+
+def make_ab_improved_depth(game: Game[Any], seed: int | None = None) -> AindBot:
+    """AB_Improved's load-independent proxy: improved_score alpha-beta to fixed depths by ply."""
+    return AindBot(ImprovedDepthPlayer(), "ab_improved_depth", seed)
+
+
+def make_aind(
+    game: Game[Any],
+    seed: int | None = None,
+    file: str | None = None,
+    player: str = "AlphaBetaPlayer",
+    score: str | None = None,
+    **options: Any,
+) -> AindBot:
+    """Any AIND player as a bot: the class ``player`` with ``score_fn`` the function ``score``.
+
+    Both names are looked up in the agent ``file`` (an unmodified ``game_agent.py``, loaded once per
+    process), then in the ``sample_players`` it was loaded with; without a file, in gridarena's
+    AIND agents and samples. ``options`` go to the class (``search_depth=2``, ``timeout=20``).
+
+    >>> from gridarena.games.isolation.rules import Isolation
+    >>> bot = make_aind(Isolation(), player="MinimaxPlayer", score="center_score")
+    >>> type(bot.player).__name__, bot.player.score.__name__, bot.player.search_depth
+    ('MinimaxPlayer', 'center_score', 3)
+    """
+    source = agent_file(file)
+    if score is not None:
+        options["score_fn"] = source.find(score)
+    return AindBot(source.find(player)(**options), "aind", seed)
+
+
+def _preset(name: str, player: str, score: str) -> Callable[..., AindBot]:
+    def make(game: Game[Any], seed: int | None = None, **options: Any) -> AindBot:
+        bot = make_aind(game, seed, player=player, score=score, **options)
+        bot.name = name
+        return bot
+
+    kind = "fixed-depth minimax" if player == "MinimaxPlayer" else "iterative-deepening alpha-beta"
+    make.__doc__ = f"AIND {name}: {kind} with {score}."
+    return make
+
+
+def make_random(game: Game[Any], seed: int | None = None) -> AindBot:
+    """AIND's RandomPlayer as a bot (uniform over the legal moves)."""
+    bot = AindBot(None, "random", seed)
+    bot.player = samples.RandomPlayer(rng=bot.rng)
+    return bot
+
+
+def make_ab_improved_cpu(game: Game[Any], seed: int | None = None, limit: float = 150.0) -> AindBot:
+    """AB_Improved timed by its own process's CPU clock, ``limit`` ms a move: no machine load changes it.
+
+    Give the tournament a long time limit; only the bot's own clock then stops its search.
+    """
+    player = CpuClock(AlphaBetaPlayer(score_fn=samples.improved_score), limit)
+    return AindBot(player, "ab_improved_cpu", seed)
+
+
+make_mm_open = _preset("mm_open", "MinimaxPlayer", "open_move_score")
+make_mm_center = _preset("mm_center", "MinimaxPlayer", "center_score")
+make_mm_improved = _preset("mm_improved", "MinimaxPlayer", "improved_score")
+make_ab_open = _preset("ab_open", "AlphaBetaPlayer", "open_move_score")
+make_ab_center = _preset("ab_center", "AlphaBetaPlayer", "center_score")
+make_ab_improved = _preset("ab_improved", "AlphaBetaPlayer", "improved_score")
+make_ab_custom = _preset("ab_custom", "AlphaBetaPlayer", "custom_score")
+make_ab_custom_2 = _preset("ab_custom_2", "AlphaBetaPlayer", "custom_score_2")
+make_ab_custom_3 = _preset("ab_custom_3", "AlphaBetaPlayer", "custom_score_3")
+make_ab_custom_4 = _preset("ab_custom_4", "AlphaBetaPlayer", "custom_score_4")
 
 
 #: Evaluation functions for the search bots (``alphabeta(heuristic=improved)``); ``default`` is

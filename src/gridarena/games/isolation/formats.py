@@ -1,16 +1,15 @@
-"""Isolation as text: cell names (``d4``), board pictures, the compact board string and JSON."""
+"""Isolation as text: cell names (``d4``), board rows and pictures; values in and out.
+
+A leaf: it knows no ``State`` (the rules build states from these values and write their JSON).
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from gridarena.core.errors import ActionParseError, StateFormatError
-from gridarena.core.types import JSON
-
-if TYPE_CHECKING:
-    from gridarena.games.isolation.rules import Isolation, State
 
 PIECES = "12"
 _BIT_CHARS = str.maketrans("01", ".#")
@@ -41,29 +40,42 @@ def text_to_cell(text: str, width: int, height: int) -> int:
     return row * width + col
 
 
-def cell_chars(state: State) -> list[str]:
+Locs = tuple[int | None, int | None]
+
+
+class Board(NamedTuple):
+    """A board read from text: its size, the blocked bitmask and the two pieces' cells."""
+
+    width: int
+    height: int
+    blocked: int
+    locs: Locs
+
+
+def cell_chars(width: int, height: int, blocked: int, locs: Locs) -> list[str]:
     """One character per cell: ``.`` blank, ``#`` blocked, ``1``/``2`` the pieces.
 
     Built from the bitmask's binary text in one pass: replays draw the board after every ply, and
     a per-cell loop was the largest cost of a fast game in the arena.
+
+    >>> cell_chars(3, 1, 0b011, (0, 1))
+    ['1', '2', '.']
     """
-    size = state.width * state.height
-    chars = list(format(state.blocked, f"0{size}b")[::-1].translate(_BIT_CHARS))
-    for player, loc in enumerate(state.locs):
+    chars = list(format(blocked, f"0{width * height}b")[::-1].translate(_BIT_CHARS))
+    for player, loc in enumerate(locs):
         if loc is not None:
             chars[loc] = PIECES[player]
     return chars
 
 
-def board_string(state: State) -> str:
+def board_string(width: int, height: int, blocked: int, locs: Locs) -> str:
     """The compact board: rows from the top joined by ``/`` (``.`` blank, ``#`` blocked, ``1``/``2``).
 
-    >>> from gridarena.games.isolation.rules import State
-    >>> board_string(State(3, 2, blocked=0b100001, locs=(0, 5), ply=2))
+    >>> board_string(3, 2, 0b100001, (0, 5))
     '1../..2'
     """
-    w, chars = state.width, cell_chars(state)
-    return "/".join("".join(chars[r * w : (r + 1) * w]) for r in range(state.height))
+    chars = cell_chars(width, height, blocked, locs)
+    return "/".join("".join(chars[r * width : (r + 1) * width]) for r in range(height))
 
 
 @functools.cache
@@ -74,24 +86,20 @@ def _frame(width: int, height: int) -> tuple[str, tuple[str, ...]]:
     )
 
 
-def board_to_text(state: State) -> str:
-    """A picture with coordinates, then who is to move (or the result)."""
-    w, chars = state.width, cell_chars(state)
-    header, labels = _frame(w, state.height)
-    rows = [label + " ".join(chars[r * w : (r + 1) * w]) for r, label in enumerate(labels)]
-    outcome = state.outcome()
-    footer = (
-        f"player {state.mover() + 1} to move"
-        if outcome is None
-        else f"over: {outcome.reason or outcome.termination}"
-    )
+def board_picture(width: int, height: int, blocked: int, locs: Locs, footer: str) -> str:
+    """A picture with coordinates, then ``footer`` (who is to move, or the result)."""
+    chars = cell_chars(width, height, blocked, locs)
+    header, labels = _frame(width, height)
+    rows = [label + " ".join(chars[r * width : (r + 1) * width]) for r, label in enumerate(labels)]
     return "\n".join([header, *rows, footer])
 
 
-def parse_board(rows: Sequence[str], ply: int | None = None) -> State:
-    """A state from board rows; the ply is the number of blocked cells unless given."""
-    from gridarena.games.isolation.rules import State
+def parse_board(rows: Sequence[str]) -> Board:
+    """A board from text rows; checks the characters and that each piece appears at most once.
 
+    >>> parse_board(["1.", "#2"])
+    Board(width=2, height=2, blocked=13, locs=(0, 3))
+    """
     if not rows or any(len(r) != len(rows[0]) for r in rows):
         raise StateFormatError(
             f"isolation board: rows must be non-empty and of equal length, got {list(rows)!r}"
@@ -109,56 +117,4 @@ def parse_board(rows: Sequence[str], ply: int | None = None) -> State:
                 if locs[PIECES.index(ch)] is not None:
                     raise StateFormatError(f"isolation board: piece {ch} appears twice")
                 locs[PIECES.index(ch)] = cell  # type: ignore[call-overload]
-    used = blocked.bit_count()
-    ply = used if ply is None else ply
-    expected = (ply >= 1, ply >= 2)
-    if ply != used or tuple(loc is not None for loc in locs) != expected:
-        raise StateFormatError(
-            f"isolation board: {used} blocked cells and pieces {locs} do not fit ply {ply} "
-            "(every ply blocks one cell; player 1 places at ply 0, player 2 at ply 1)"
-        )
-    return State(width, height, blocked, (locs[0], locs[1]), ply)
-
-
-def state_to_json(state: State) -> dict[str, JSON]:
-    """The state as JSON: size, compact board, ply and any forfeit."""
-    return {
-        "width": state.width,
-        "height": state.height,
-        "board": board_string(state),
-        "ply": state.ply,
-        "forfeited": list(state.forfeited) if state.forfeited else None,
-    }
-
-
-def state_from_json(game: Isolation, data: Mapping[str, JSON]) -> State:
-    """Inverse of :func:`state_to_json`, checked against ``game``'s board size."""
-    if not isinstance(data, Mapping):
-        raise StateFormatError(f"isolation state: expected a JSON object, got {type(data).__name__}")
-    for key in ("board", "ply"):
-        if key not in data:
-            raise StateFormatError(f"isolation state: missing field {key!r}")
-    board, ply = data["board"], data["ply"]
-    if not isinstance(board, str):
-        raise StateFormatError(f"isolation state: field 'board' must be a string, got {board!r}")
-    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-        raise StateFormatError(f"isolation state: field 'ply' must be a whole number >= 0, got {ply!r}")
-    state = parse_board(board.split("/"), ply)
-    if (state.width, state.height) != (game.width, game.height):
-        raise StateFormatError(
-            f"isolation state: board is {state.width}x{state.height}, the game is {game.width}x{game.height}"
-        )
-    forfeited = data.get("forfeited")
-    if forfeited:
-        if not (
-            isinstance(forfeited, list)
-            and len(forfeited) == 3
-            and forfeited[0] in (0, 1)
-            and all(isinstance(v, str) for v in forfeited[1:])
-        ):
-            raise StateFormatError(
-                f"isolation state: field 'forfeited' must be [player, termination, reason], got {forfeited!r}"
-            )
-        player, termination, reason = forfeited
-        return state.forfeit(int(player), str(termination), str(reason))
-    return state
+    return Board(width, height, blocked, (locs[0], locs[1]))

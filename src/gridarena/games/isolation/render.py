@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Final
 from xml.sax.saxutils import escape
 
-from gridarena.games.isolation.formats import board_string, cell_chars, cell_to_text
+from gridarena.games.isolation.formats import cell_chars, cell_to_text
 from gridarena.games.isolation.rules import Cell, State
 
 CELL: Final = 44
@@ -59,7 +59,7 @@ def _status(state: State) -> str:
 def render_svg(state: State, *, last_action: Cell | None = None) -> str:
     """The board after ``state.ply`` plies, ``last_action`` (the cell just entered) outlined."""
     width, height = state.width, state.height
-    chars = cell_chars(state)
+    chars = cell_chars(width, height, state.blocked, state.locs)
     moving = set(state.legal_actions())
     legal = [
         " ".join(cell_to_text(c, width) for c in state.moves_of(p)) if state.locs[p] is not None else ""
@@ -69,7 +69,7 @@ def render_svg(state: State, *, last_action: Cell | None = None) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{total_w}" height="{total_h}" '
         f'viewBox="0 0 {total_w} {total_h}" data-game="isolation" data-ply="{state.ply}" '
-        f'data-width="{width}" data-height="{height}" data-board="{board_string(state)}" '
+        f'data-width="{width}" data-height="{height}" data-board="{state.board_string()}" '
         f'data-legal-1="{legal[0]}" data-legal-2="{legal[1]}" '
         f'data-last="{"" if last_action is None else cell_to_text(last_action, width)}" '
         f'font-family="sans-serif">',

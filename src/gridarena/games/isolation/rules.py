@@ -82,7 +82,7 @@ class Isolation:
 
     def state_from_json(self, data: Mapping[str, JSON]) -> State:
         """Inverse of ``State.to_json``; raises :class:`StateFormatError` naming the bad field."""
-        return formats.state_from_json(self, data)
+        return _state_from_json(self, data)
 
     def max_plies(self) -> int:
         """Every ply blocks a new cell, so a game lasts at most ``width * height`` plies."""
@@ -187,19 +187,83 @@ class State(BaseState[Cell]):
         """Inverse of :meth:`action_to_string`; raises ``ActionParseError``."""
         return formats.text_to_cell(text, self.width, self.height)
 
+    def board_string(self) -> str:
+        """The compact board: rows from the top joined by ``/``.
+
+        >>> State(3, 2, blocked=0b100001, locs=(0, 5), ply=2).board_string()
+        '1../..2'
+        """
+        return formats.board_string(self.width, self.height, self.blocked, self.locs)
+
     def to_json(self) -> dict[str, JSON]:
-        """The state as a JSON object (board as text rows, locations as cell texts)."""
-        return formats.state_to_json(self)
+        """The state as JSON: size, compact board, ply and any forfeit."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "board": self.board_string(),
+            "ply": self.ply,
+            "forfeited": list(self.forfeited) if self.forfeited else None,
+        }
 
     def to_text(self) -> str:
-        """The board as text: ``.`` blank, ``#`` blocked, ``1`` and ``2`` the pieces."""
-        return formats.board_to_text(self)
+        """A picture with coordinates (``.`` blank, ``#`` blocked, ``1``/``2``), then who is to move."""
+        outcome = self.outcome()
+        footer = (
+            f"player {self.mover() + 1} to move"
+            if outcome is None
+            else f"over: {outcome.reason or outcome.termination}"
+        )
+        return formats.board_picture(self.width, self.height, self.blocked, self.locs, footer)
 
 
 def state_from_board(rows: Sequence[str], ply: int | None = None) -> State:
     """A state from text rows (``.`` blank, ``#`` blocked, ``1``/``2`` the pieces).
 
+    The ply is the number of blocked cells unless given; the pieces must fit it.
+
     >>> state_from_board(["1..", "...", "..2"]).locs
     (0, 8)
     """
-    return formats.parse_board(rows, ply)
+    board = formats.parse_board(rows)
+    used = board.blocked.bit_count()
+    ply = used if ply is None else ply
+    expected = (ply >= 1, ply >= 2)
+    if ply != used or tuple(loc is not None for loc in board.locs) != expected:
+        raise StateFormatError(
+            f"isolation board: {used} blocked cells and pieces {list(board.locs)} do not fit ply {ply} "
+            "(every ply blocks one cell; player 1 places at ply 0, player 2 at ply 1)"
+        )
+    return State(board.width, board.height, board.blocked, board.locs, ply)
+
+
+def _state_from_json(game: Isolation, data: Mapping[str, JSON]) -> State:
+    """Inverse of :meth:`State.to_json`, checked against ``game``'s board size."""
+    if not isinstance(data, Mapping):
+        raise StateFormatError(f"isolation state: expected a JSON object, got {type(data).__name__}")
+    for key in ("board", "ply"):
+        if key not in data:
+            raise StateFormatError(f"isolation state: missing field {key!r}")
+    board, ply = data["board"], data["ply"]
+    if not isinstance(board, str):
+        raise StateFormatError(f"isolation state: field 'board' must be a string, got {board!r}")
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise StateFormatError(f"isolation state: field 'ply' must be a whole number >= 0, got {ply!r}")
+    state = state_from_board(board.split("/"), ply)
+    if (state.width, state.height) != (game.width, game.height):
+        raise StateFormatError(
+            f"isolation state: board is {state.width}x{state.height}, the game is {game.width}x{game.height}"
+        )
+    forfeited = data.get("forfeited")
+    if forfeited:
+        if not (
+            isinstance(forfeited, list)
+            and len(forfeited) == 3
+            and forfeited[0] in (0, 1)
+            and all(isinstance(v, str) for v in forfeited[1:])
+        ):
+            raise StateFormatError(
+                f"isolation state: field 'forfeited' must be [player, termination, reason], got {forfeited!r}"
+            )
+        player, termination, reason = forfeited
+        return state.forfeit(int(player), str(termination), str(reason))
+    return state

@@ -43,8 +43,8 @@ from gridarena.core.types import Game, GameState
 from gridarena.games.reversixt.fast.engine import Engine, SearchResult
 from gridarena.games.reversixt.fast.mcts import MctsEngine
 from gridarena.games.reversixt.fast.search import TERMS
-from gridarena.games.reversixt.formats import ReversiMap
-from gridarena.games.reversixt.rules import Move, ReversiState
+from gridarena.games.reversixt.formats import Move, ReversiMap
+from gridarena.games.reversixt.rules import ReversiState
 from gridarena.games.reversixt.timing import Pacer
 
 MARGIN: Final = 0.03

@@ -29,12 +29,14 @@ from gridarena.core.bot import Bot
 from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
+from gridarena.games.reversixt.capture import candidates, captures, is_valid_placement, stone_counts
 from gridarena.games.reversixt.formats import (
     BONUS,
     CHOICE,
     EXPANSION,
     HOLE,
     MapFormatError,
+    Move,
     decode_map,
     is_stone,
     parse_map,
@@ -60,13 +62,8 @@ from gridarena.games.reversixt.rules import (
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,
-    Move,
     ReversiState,
     ReversiXT,
-    candidates,
-    captures,
-    is_valid_placement,
-    stone_counts,
     wire_move,
 )
 
@@ -168,7 +165,7 @@ def quick_move(state: ReversiState, deadline: float) -> Move:
         return Move(*game.board.xy(target))
     table, ov = game.steps, state.overrides[k - 1]
     best: tuple[int, int] | None = None  # (score, cell)
-    for i in candidates(game, cells, k, ov):
+    for i in candidates(game.arrivals, cells, k, ov):
         if best is not None and time.perf_counter() >= deadline:
             break
         if not is_valid_placement(table, cells, i, k, ov):

@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
-from gridarena.core.errors import GridArenaError
+from gridarena.core.errors import ActionParseError, GridArenaError
 from gridarena.core.files import read_bytes
 
 # Cell codes, one byte per cell. 1..8 is a stone of that player.
@@ -387,3 +387,59 @@ def write_map(m: ReversiMap) -> str:
     for x1, y1, d1, x2, y2, d2 in m.transitions:
         lines.append(f"{x1} {y1} {d1} <-> {x2} {y2} {d2}")
     return "\n".join(lines) + "\n"
+
+
+def board_lines(board: ReversiMap, cells: bytes, marks: set[int]) -> list[str]:
+    """The board in the reference log's layout: a cell's symbol, then ``'`` on a cell of ``marks`` (valid moves)."""
+    w = board.width
+    lines = ["    " + "".join(f"{x:>2}" for x in range(w)), "    /" + "--" * w]
+    for y in range(board.height):
+        row = "".join(SYMBOLS[cells[i]] + ("'" if i in marks else " ") for i in range(y * w, (y + 1) * w))
+        lines.append(f"{y:>3} | {row.rstrip()}")
+    return lines
+
+
+MAPS_DIR: Final = Path(__file__).parent / "maps"
+"""The project's own maps, shipped in the package."""
+DEFAULT_MAP: Final = "sampler"
+"""The map of ``make("reversixt")``: small, 3 players, every special field, transitions, bombs."""
+
+
+class Move(NamedTuple):
+    """One move answer: field (x, y) and the special byte (spec 5.4, 9.2).
+
+    The special byte is 1..p on a choice field (the player to swap with), 20 or 21 on a bonus field
+    (bomb or override stone), else 0. Bombs (phase 2) carry 0 here: the reference server ignores
+    the byte of a bomb, and :func:`wire_move` clears it.
+    """
+
+    x: int
+    y: int
+    special: int = 0
+
+    def to_text(self) -> str:
+        """``"3,4,0"``: x, y and the special byte, as in the reference server's log ``(x,y,c)``."""
+        return f"{self.x},{self.y},{self.special}"
+
+
+_MOVE_TEXT = re.compile(r"\(?\s*(\d+)\s*[, ]\s*(\d+)\s*(?:[, ]\s*(\d+)\s*)?\)?")
+
+
+def parse_move(text: str) -> Move:
+    """Inverse of :meth:`Move.to_text`; also ``"3,4"`` (special 0) and ``"(3,4,20)"``.
+
+    >>> parse_move("3,4,20"), parse_move("(7, 1)")
+    (Move(x=3, y=4, special=20), Move(x=7, y=1, special=0))
+    """
+    m = _MOVE_TEXT.fullmatch(text.strip())
+    if m is None:
+        raise ActionParseError(f"reversixt: {text!r} is not a move such as '3,4' or '3,4,20' (x,y,special)")
+    return Move(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
+
+
+def resolve_map_path(spec: str) -> Path:
+    """A map parameter as a file: a path, or the name of one of the project's maps (``othello8``)."""
+    path = Path(spec)
+    if path.exists() or path.suffix in (".map", ".gz", ".txt") or "/" in spec:
+        return path
+    return MAPS_DIR / f"{spec}.map"

@@ -3,9 +3,10 @@
 Every message is a frame: type (uint8), payload length (uint32, big-endian), payload. The messages
 are small frozen dataclasses; :func:`encode` turns one into its frame and :func:`decode` reads a
 type and a payload back, raising a specific :class:`ProtocolError` for an unknown type or a wrong
-length. :func:`read_message` reads one frame from an ``asyncio.StreamReader`` and checks the length
-in the header *before* reading the payload, so a peer that announces four gigabytes is refused at
-once instead of being waited for.
+length. :func:`read_message` reads one frame from an ``asyncio.StreamReader`` and checks the type and
+length in the header *before* reading the payload, so a peer that announces four gigabytes is refused
+at once instead of being waited for (a server reads at most :data:`MAX_CLIENT_PAYLOAD` payload bytes per
+client frame), and it can bound how long a frame that has begun may take to end.
 
 >>> encode(Group(5)).hex(" ")
 '01 00 00 00 01 05'
@@ -63,6 +64,10 @@ class ValueRangeError(ProtocolError, ValueError):
 
 class ConnectionClosedError(ProtocolError):
     """The peer closed the connection (cleanly between frames, or in the middle of one)."""
+
+
+class IncompleteFrameError(ProtocolError):
+    """A frame that began but did not end in time: the peer stopped in the middle of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,25 +270,45 @@ def decode_stream(data: bytes) -> tuple[list[Message], bytes]:
 
 
 async def read_message(
-    reader: asyncio.StreamReader, *, accept: frozenset[int] | None = None, max_map: int = MAX_MAP_BYTES
+    reader: asyncio.StreamReader,
+    *,
+    accept: frozenset[int] | None = None,
+    max_map: int = MAX_MAP_BYTES,
+    frame_timeout: float | None = None,
 ) -> Message:
     """Read one frame; ``accept`` limits the types this side may receive (others: :class:`UnknownTypeError`).
 
     The header is checked before the payload is read. A peer that closes before the first header
     byte raises :class:`ConnectionClosedError` saying so; one that closes mid-frame says how far it got.
+    With ``frame_timeout``, a frame that has begun must be complete within that many seconds
+    (:class:`IncompleteFrameError`); the wait for its first byte is not limited.
     """
     try:
-        header = await reader.readexactly(HEADER.size)
+        first = await reader.readexactly(1)
+    except asyncio.IncompleteReadError:
+        raise ConnectionClosedError("connection closed") from None
+    try:
+        async with asyncio.timeout(frame_timeout):
+            return await _rest_of_frame(reader, first, accept, max_map)
+    except TimeoutError:
+        raise IncompleteFrameError(
+            f"a frame begun was not complete within {frame_timeout:g} s (a truncated frame)"
+        ) from None
+
+
+async def _rest_of_frame(
+    reader: asyncio.StreamReader, first: bytes, accept: frozenset[int] | None, max_map: int
+) -> Message:
+    try:
+        header = first + await reader.readexactly(HEADER.size - 1)
     except asyncio.IncompleteReadError as exc:
-        if not exc.partial:
-            raise ConnectionClosedError("connection closed") from None
         raise ConnectionClosedError(
-            f"connection closed after {len(exc.partial)} of {HEADER.size} header bytes"
+            f"connection closed after {1 + len(exc.partial)} of {HEADER.size} header bytes"
         ) from None
     kind, length = HEADER.unpack(header)
     if accept is not None and kind not in accept:
         known = f" ({MessageType(kind).name.lower().replace('_', ' ')})" if kind in _LAYOUT else ""
-        raise UnknownTypeError(f"unexpected message type {kind}{known}, expected {sorted(accept)}")
+        raise UnknownTypeError(f"unexpected message type {kind}{known}, expected {sorted(map(int, accept))}")
     check_length(kind, length, max_map=max_map)
     try:
         payload = await reader.readexactly(length)
@@ -297,3 +322,6 @@ async def read_message(
 #: What each side may receive.
 FROM_CLIENT: Final = frozenset({MessageType.GROUP, MessageType.MOVE_ANSWER})
 FROM_SERVER: Final = frozenset(set(MessageType) - FROM_CLIENT)
+
+#: The largest payload a client may send (a move answer): what a server reads per client frame at most.
+MAX_CLIENT_PAYLOAD: Final = max(_LAYOUT[kind][1].size for kind in FROM_CLIENT)  # type: ignore[union-attr]

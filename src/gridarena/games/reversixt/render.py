@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from gridarena.games.reversixt.formats import (
     BONUS,
@@ -28,58 +27,10 @@ from gridarena.games.reversixt.formats import (
     cells_to_symbols,
     is_stone,
 )
-
-if TYPE_CHECKING:
-    from gridarena.games.reversixt.rules import ReversiState
-
-LEGEND = "0 empty, 1-8 stones, c choice, i inversion, b bonus, x expansion stone, - hole, ' valid move"
+from gridarena.games.reversixt.rules import ReversiState, status_lines
 
 #: Player colours 1..8 (index 0 unused): distinct on screen and in print.
 COLOURS = ("", "#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
-
-
-def board_lines(state: ReversiState) -> list[str]:
-    """The board in the reference log's layout, valid moves of the player to move marked with ``'``."""
-    m = state.game.board
-    w = m.width
-    marks = set(state.valid_cells()) if state.phase == 1 else set()
-    lines = ["    " + "".join(f"{x:>2}" for x in range(w)), "    /" + "--" * w]
-    for y in range(m.height):
-        cells = "".join(
-            SYMBOLS[state.cells[i]] + ("'" if i in marks else " ") for i in range(y * w, (y + 1) * w)
-        )
-        lines.append(f"{y:>3} | {cells.rstrip()}")
-    return lines
-
-
-def status_lines(state: ReversiState) -> list[str]:
-    """Phase, player to move, last move, and each player's stones and stocks."""
-    p = state.players
-    counts = [state.cells.count(k) for k in range(1, p + 1)]
-    lines = []
-    if state.is_terminal():
-        scores = ", ".join("disqualified" if s is None else str(s) for s in state.scores())
-        ranks = ", ".join(str(r) for r in state.ranks())
-        lines.append(f"game over: scores {scores}; ranks {ranks}")
-    else:
-        kind = "stones" if state.phase == 1 else "bombs"
-        n = len(state.valid_cells()) if state.phase == 1 else sum(c != HOLE for c in state.cells)
-        lines.append(f"phase {state.phase} ({kind}): player {state.mover} to move on one of {n} fields")
-    if state.last_move is not None:
-        lines.append(f"last move: player {state.last} played {state.last_move.to_text()}")
-    for k in range(p):
-        dq = state.disqualified[k]
-        tail = f", disqualified: {dq}" if dq is not None else ""
-        lines.append(
-            f"player {k + 1}: stones {counts[k]}, overrides {state.overrides[k]}, bombs {state.bombs[k]}{tail}"
-        )
-    lines.append(f"legend: {LEGEND}; bomb radius {state.game.board.radius}")
-    return lines
-
-
-def state_text(state: ReversiState) -> str:
-    """The board, the status lines and the legend (``ReversiState.to_text``)."""
-    return "\n".join(board_lines(state) + status_lines(state))
 
 
 def _edge(x: int, y: int, d: int, cell: int, margin: int) -> tuple[float, float]:

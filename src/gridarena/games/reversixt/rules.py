@@ -18,37 +18,45 @@ disqualified. A state stores the derived player to move and phase, computed once
 
 from __future__ import annotations
 
-import re
-from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
-from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
-from gridarena.core.errors import ActionParseError, GridArenaError, StateFormatError
+from gridarena.core.errors import GridArenaError, StateFormatError
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
+from gridarena.games.reversixt.capture import (
+    candidate_cells,
+    captures,
+    competition_ranks,
+    explosion,
+    has_valid_cell,
+    is_valid_placement,
+    order_after,
+    returns_from_ranks,
+    stone_counts,
+)
 from gridarena.games.reversixt.formats import (
     BONUS,
     CHOICE,
+    DEFAULT_MAP,
     EXPANSION,
     HOLE,
     INVERSION,
+    Move,
     ReversiMap,
+    board_lines,
     cells_to_symbols,
     is_stone,
     map_name,
     parse_map,
+    parse_move,
     read_map,
+    resolve_map_path,
     symbols_to_cells,
     write_map,
 )
-from gridarena.games.reversixt.geometry import Arrivals, StepTable, arrivals, step, step_table
-
-MAPS_DIR: Final = Path(__file__).parent / "maps"
-"""The project's own maps, shipped in the package."""
-DEFAULT_MAP: Final = "sampler"
-"""The map of ``make("reversixt")``: small, 3 players, every special field, transitions, bombs."""
+from gridarena.games.reversixt.geometry import Arrivals, StepTable, arrivals, step_table
 
 BONUS_BOMB: Final = 20
 """Special byte of a bonus move that takes a bomb."""
@@ -61,46 +69,6 @@ PHASE_OVER: Final = 3
 
 INVALID_MOVE: Final = "Sorry, this move was invalid"
 """The reference server's words for an invalid move or bomb (spec 7)."""
-
-
-class Move(NamedTuple):
-    """One move answer: field (x, y) and the special byte (spec 5.4, 9.2).
-
-    The special byte is 1..p on a choice field (the player to swap with), 20 or 21 on a bonus field
-    (bomb or override stone), else 0. Bombs (phase 2) carry 0 here: the reference server ignores
-    the byte of a bomb, and :func:`wire_move` clears it.
-    """
-
-    x: int
-    y: int
-    special: int = 0
-
-    def to_text(self) -> str:
-        """``"3,4,0"``: x, y and the special byte, as in the reference server's log ``(x,y,c)``."""
-        return f"{self.x},{self.y},{self.special}"
-
-
-_MOVE_TEXT = re.compile(r"\(?\s*(\d+)\s*[, ]\s*(\d+)\s*(?:[, ]\s*(\d+)\s*)?\)?")
-
-
-def parse_move(text: str) -> Move:
-    """Inverse of :meth:`Move.to_text`; also ``"3,4"`` (special 0) and ``"(3,4,20)"``.
-
-    >>> parse_move("3,4,20"), parse_move("(7, 1)")
-    (Move(x=3, y=4, special=20), Move(x=7, y=1, special=0))
-    """
-    m = _MOVE_TEXT.fullmatch(text.strip())
-    if m is None:
-        raise ActionParseError(f"reversixt: {text!r} is not a move such as '3,4' or '3,4,20' (x,y,special)")
-    return Move(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
-
-
-def resolve_map_path(spec: str) -> Path:
-    """A map parameter as a file: a path, or the name of one of the project's maps (``othello8``)."""
-    path = Path(spec)
-    if path.exists() or path.suffix in (".map", ".gz", ".txt") or "/" in spec:
-        return path
-    return MAPS_DIR / f"{spec}.map"
 
 
 @dataclass(frozen=True)
@@ -194,117 +162,14 @@ class ReversiXT:
 # The rules as functions of the board (cells) and the step table
 
 
-def run(table: StepTable, cells: bytes | bytearray, start: int, d: int, k: int) -> list[int]:
-    """The fields a stone of player ``k`` placed on ``start`` captures in direction ``d`` (spec 5.1).
-
-    The walk follows ``step`` (transitions and their direction changes included) over foreign stones
-    and expansion stones and is closed by the first stone of k. It captures nothing when it meets an
-    empty or special field, falls off the board, or comes back to the placed field itself.
-    """
-    fields: list[int] = []
-    pos = step(table, cells, start, d)
-    limit = len(table)  # a walk on a map of one-to-one transitions never needs more (spec 3.2)
-    while pos is not None and limit:
-        i, d = pos
-        if i == start:
-            return []
-        c = cells[i]
-        if c == k:
-            return fields
-        if is_stone(c) or c == EXPANSION:
-            fields.append(i)
-            pos = step(table, cells, i, d)
-            limit -= 1
-        else:
-            return []
-    return []
-
-
-def captures(table: StepTable, cells: bytes | bytearray, start: int, k: int) -> set[int]:
-    """The union of the runs of all eight directions (spec 5.1)."""
-    out: set[int] = set()
-    for d in range(8):
-        out.update(run(table, cells, start, d, k))
-    return out
-
-
-def is_valid_placement(table: StepTable, cells: bytes, i: int, k: int, overrides: int) -> bool:
-    """Whether player ``k`` holding ``overrides`` override stones may place on cell ``i`` (spec 5.2)."""
-    c = cells[i]
-    if c == HOLE:
-        return False
-    if c == EXPANSION:
-        return overrides > 0
-    if is_stone(c) and overrides == 0:
-        return False
-    return any(run(table, cells, i, d, k) for d in range(8))
-
-
-_FOREIGN: Final = tuple(
-    bytes(int(c == EXPANSION or (is_stone(c) and c != k)) for c in range(256)) for k in range(9)
-)
-"""``cells.translate(_FOREIGN[k])``: 1 on an expansion stone or a stone of a player other than ``k``, else 0."""
-
-
-def candidates(game: ReversiXT, cells: bytes, k: int, overrides: int) -> Iterator[int]:
-    """The cells that may be valid placements of player ``k``, each once, in no fixed order: a
-    superset of the valid ones, produced lazily (a search for one valid cell stops early).
-
-    A placement is valid only through a run whose first step lands on a foreign or expansion stone
-    (or, with override stones, on an expansion stone itself), so the cells one step before such
-    stones are the only candidates (:func:`~gridarena.games.reversixt.geometry.arrivals`). This
-    prunes the search, it decides nothing: :func:`is_valid_placement` is applied to every candidate.
-    """
-    into = game.arrivals
-    seen: set[int] = set()
-    # The foreign and expansion stones, found at C speed: a mask byte 1 marks each (large sparse boards).
-    for found in re.finditer(b"\x01", cells.translate(_FOREIGN[k])):
-        j = found.start()
-        more = [*into[j], j] if cells[j] == EXPANSION and overrides > 0 else into[j]
-        for i in more:
-            if i not in seen:
-                seen.add(i)
-                yield i
-
-
-def candidate_cells(game: ReversiXT, cells: bytes, k: int, overrides: int) -> list[int]:
-    """:func:`candidates`, ascending."""
-    return sorted(candidates(game, cells, k, overrides))
-
-
 def valid_cells(state: ReversiState, k: int) -> list[int]:
     """The cells on which map player ``k`` may place a stone now, ascending (phase-1 rules)."""
     table, cells, ov = state.game.steps, state.cells, state.overrides[k - 1]
     return [
-        i for i in candidate_cells(state.game, cells, k, ov) if is_valid_placement(table, cells, i, k, ov)
+        i
+        for i in candidate_cells(state.game.arrivals, cells, k, ov)
+        if is_valid_placement(table, cells, i, k, ov)
     ]
-
-
-def _has_valid_cell(game: ReversiXT, cells: bytes, k: int, overrides: int) -> bool:
-    table = game.steps
-    return any(
-        is_valid_placement(table, cells, i, k, overrides) for i in candidates(game, cells, k, overrides)
-    )
-
-
-def explosion(table: StepTable, cells: bytes | bytearray, target: int, radius: int) -> list[int]:
-    """The fields a bomb on ``target`` turns into holes (spec 6.3), in breadth-first order.
-
-    Breadth-first over the eight neighbours and through transitions (``step``), never onto a hole,
-    on the board as it is before the explosion.
-    """
-    dist = {target: 0}
-    queue = deque([target])
-    while queue:
-        f = queue.popleft()
-        if dist[f] == radius:
-            continue
-        for d in range(8):
-            pos = step(table, cells, f, d)
-            if pos is not None and pos[0] not in dist:
-                dist[pos[0]] = dist[f] + 1
-                queue.append(pos[0])
-    return list(dist)
 
 
 def place(
@@ -347,12 +212,6 @@ def bomb(
     return bytes(board), tuple(bo)
 
 
-def order_after(last: int, p: int) -> Iterator[int]:
-    """Map players L+1, ..., L+p (mod p, L itself last): the candidates to move after L."""
-    for n in range(1, p + 1):
-        yield (last - 1 + n) % p + 1
-
-
 def settle(
     game: ReversiXT,
     cells: bytes,
@@ -385,7 +244,8 @@ def settle(
                 (
                     k
                     for k in order_after(last, p)
-                    if disqualified[k - 1] is None and _has_valid_cell(game, cells, k, overrides[k - 1])
+                    if disqualified[k - 1] is None
+                    and has_valid_cell(game.steps, game.arrivals, cells, k, overrides[k - 1])
                 ),
                 0,
             )
@@ -414,37 +274,6 @@ def settle(
         phase1_scores=phase1_scores,
         ply=ply,
     )
-
-
-def stone_counts(cells: bytes, p: int) -> tuple[int, ...]:
-    """Stones of each map player 1..p on the board."""
-    return tuple(cells.count(k) for k in range(1, p + 1))
-
-
-def competition_ranks(scores: Sequence[int | None]) -> tuple[int, ...]:
-    """Ranks from scores (spec 8): higher is better, ties share the better rank, None (disqualified) last.
-
-    >>> competition_ranks([12, 30, 12, None])
-    (2, 1, 2, 4)
-    >>> competition_ranks([5, None, None])
-    (1, 2, 2)
-    """
-    alive = [s for s in scores if s is not None]
-    return tuple(len(alive) + 1 if s is None else 1 + sum(other > s for other in alive) for s in scores)
-
-
-def returns_from_ranks(ranks: Sequence[int]) -> tuple[float, ...]:
-    """Returns in [-1, 1], linear in the rank: rank 1 gets 1, rank p gets -1.
-
-    The map keeps the order (a higher rank, i.e. a smaller rank number, is a higher return) and ties,
-    so ``Outcome.ranks()`` of these returns gives the ranks back. Not zero-sum: two players sharing
-    first place both get 1.
-
-    >>> returns_from_ranks((1, 2, 2, 5, 5))
-    (1.0, 0.5, 0.5, -1.0, -1.0)
-    """
-    p = len(ranks)
-    return tuple((p + 1 - 2 * r) / (p - 1) for r in ranks)
 
 
 def wire_move(state: ReversiState, x: int, y: int, special: int) -> Move:
@@ -658,8 +487,6 @@ class ReversiState(BaseState[Move]):
 
     def to_text(self) -> str:
         """The board with valid moves marked, a legend, the stocks and who is to move."""
-        from gridarena.games.reversixt.render import state_text
-
         return state_text(self)
 
     # -- helpers for bots, traces and pictures
@@ -736,16 +563,35 @@ def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:
         raise StateFormatError(f"reversixt: not a state: {error!r}") from error
 
 
-__all__ = [
-    "BONUS_BOMB",
-    "BONUS_OVERRIDE",
-    "Move",
-    "ReversiState",
-    "ReversiXT",
-    "captures",
-    "explosion",
-    "parse_move",
-    "run",
-    "settle",
-    "wire_move",
-]
+LEGEND = "0 empty, 1-8 stones, c choice, i inversion, b bonus, x expansion stone, - hole, ' valid move"
+
+
+def status_lines(state: ReversiState) -> list[str]:
+    """Phase, player to move, last move, and each player's stones and stocks."""
+    p = state.players
+    counts = [state.cells.count(k) for k in range(1, p + 1)]
+    lines = []
+    if state.is_terminal():
+        scores = ", ".join("disqualified" if s is None else str(s) for s in state.scores())
+        ranks = ", ".join(str(r) for r in state.ranks())
+        lines.append(f"game over: scores {scores}; ranks {ranks}")
+    else:
+        kind = "stones" if state.phase == 1 else "bombs"
+        n = len(state.valid_cells()) if state.phase == 1 else sum(c != HOLE for c in state.cells)
+        lines.append(f"phase {state.phase} ({kind}): player {state.mover} to move on one of {n} fields")
+    if state.last_move is not None:
+        lines.append(f"last move: player {state.last} played {state.last_move.to_text()}")
+    for k in range(p):
+        dq = state.disqualified[k]
+        tail = f", disqualified: {dq}" if dq is not None else ""
+        lines.append(
+            f"player {k + 1}: stones {counts[k]}, overrides {state.overrides[k]}, bombs {state.bombs[k]}{tail}"
+        )
+    lines.append(f"legend: {LEGEND}; bomb radius {state.game.board.radius}")
+    return lines
+
+
+def state_text(state: ReversiState) -> str:
+    """The board, the status lines and the legend (``ReversiState.to_text``)."""
+    marks = set(state.valid_cells()) if state.phase == 1 else set()
+    return "\n".join(board_lines(state.game.board, state.cells, marks) + status_lines(state))

@@ -1,22 +1,28 @@
-"""A ReversiXT game server on asyncio: the reference server's protocol and game loop (spec 6.5, 9, 10).
+"""A ReversiXT game server on asyncio: the reference server's protocol (spec 9, 10) over the shared game loop.
 
-The server waits for as many clients as the map has players (connection order gives the player
-numbers), sends each the map file's bytes verbatim and its number, then runs the game loop of
-spec 6.5 on the clear rules (:mod:`gridarena.games.reversixt.rules`): the state says whose turn
-it is, so skipped players get nothing; the player to move gets a move request with his time
-account (spec 9.5) and the depth byte, and every valid move is announced to all. A late answer,
-an invalid move or special byte, a malformed or unexpected message and a broken connection each
-disqualify the offender (message 7 to every connected client, the offender included, then his
-connection is closed, spec 7 / O5) and the game goes on for the others.
+The server listens, takes clients as they come and plays ``games`` games in a row. Each game runs
+in :func:`gridarena.core.play.play_game`, the loop every game and the arena share (on a thread of its
+own, while the sockets stay on the event loop): each client is a bot of that loop
+(:class:`~gridarena.games.reversixt.table.NetworkSeat`), the time account is the game clock's
+``account:`` control (:class:`~gridarena.core.gameclock.GameTimer`, spec 9.5), and the broadcasts
+and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.table`). So a game
+on the server yields the same :class:`~gridarena.core.play.GameRecord` as any other, and the
+``recorders`` given to the server (the CLI's replay writer and results database) see it like any
+other game.
 
-Every connection has a reader task that turns the incoming frames into an inbox, so a broken
-connection or a message sent unasked (O13) is noticed even when it is not that player's turn; the
-game loop looks at the inboxes before every request. Everything the server opens (the listening
-socket, connections, reader tasks) is closed before :meth:`ReversiServer.run` returns.
+Clients: every connection has :data:`GROUP_TIMEOUT` seconds of its own to send its group number,
+and all are read at once, so a silent or reconnecting client delays nobody. The player numbers follow
+the order in which the group numbers arrive (for clients that send it as they connect, as known clients
+do, that is the connection order). At most :data:`MAX_WAITING` connections may wait for a game at
+once; more are closed as they come. A client that breaks the protocol after its group number but
+before its game begins (a frame before the map, a closed connection) keeps its seat and is
+disqualified as the game starts.
 
 The server prints nothing: readable events go to the ``logging`` logger ``gridarena.reversixt.server``
 (moves at DEBUG, the rest at INFO), and the reference server's console format (data README 3.1,
-what ``verify-trace`` reads) goes line by line to an optional ``trace`` callback.
+what ``verify-trace`` reads) goes line by line to an optional ``trace`` callback. Everything the server
+opens (the listening socket, connections, tasks, the game thread) is closed before
+:meth:`ReversiServer.run` returns.
 """
 
 from __future__ import annotations
@@ -24,63 +30,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from gridarena.core.errors import GridArenaError
 from gridarena.core.files import read_bytes
-from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map
+from gridarena.core.gameclock import GameClock, TimeSpec, game_clock
+from gridarena.core.play import GameRecord, Recorder, play_game
+from gridarena.core.specs import unique_names
+from gridarena.games.reversixt.connection import FRAME_TIMEOUT, READ_LIMIT, STATUS, Connection, close_writer
+from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map, resolve_map_path
 from gridarena.games.reversixt.protocol import (
-    FROM_CLIENT,
-    ConnectionClosedError,
-    Disqualification,
-    EndGame,
-    EndPhase1,
     Group,
     MapData,
-    Message,
     MessageType,
-    MoveAnnouncement,
-    MoveAnswer,
-    MoveRequest,
     PlayerNumber,
     ProtocolError,
-    encode,
-    message_type,
     read_message,
 )
-from gridarena.games.reversixt.rules import PHASE_STONES, ReversiState, ReversiXT, resolve_map_path, wire_move
-from gridarena.games.reversixt.trace import reference_board
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
+from gridarena.games.reversixt.table import NetworkSeat, Table, TableRecorder
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
-#: Result-file status words (spec 10, O14), in the order of the disqualification reasons of spec 7.
-STATUSES: Final = ("ok", "timeout", "invalid-move", "protocol-error", "disconnected")
-
-#: The core API's termination for each disqualification status.
-TERMINATION: Final = {
-    "timeout": "timeout",
-    "invalid-move": "illegal",
-    "protocol-error": "protocol",
-    "disconnected": "crash",
-}
-
-#: Seconds a connected client has to send its group number when no ``--wait`` is given: a client
-#: that connects and says nothing must not block everyone else for ever.
+#: Seconds each connection has to send its group number.
 GROUP_TIMEOUT: Final = 30.0
 
-#: Seconds a send may wait for a client that does not read (its socket buffer is full).
-SEND_TIMEOUT: Final = 30.0
+#: Connections that may wait for a game at once (sending their group numbers, or waiting for players).
+MAX_WAITING: Final = 64
 
 #: How many ports above ``--port`` the server tries when it is busy, as the reference does (spec 9.7).
 PORT_TRIES: Final = 100
 
 TraceSink: TypeAlias = Callable[[int, str], None]
 """``trace(game_number, line)``: one line of the reference server's console format, without newline."""
+
+RecorderFactory: TypeAlias = Callable[[int, Sequence[str], Sequence[int], ReversiState], Sequence[Recorder]]
+"""``recorders(game_number, names, groups, initial_state)``: more recorders for one game (a replay writer)."""
 
 
 class ServerError(GridArenaError):
@@ -91,9 +83,13 @@ class ServerError(GridArenaError):
 class ServerConfig:
     """What ``gridarena reversixt server`` was asked for (spec 10).
 
-    ``time`` is the reference's ``-t``: seconds added to a player's account before each request
-    (0 = no limit, requests carry time 0). ``wait`` bounds the wait for all clients of one game
-    (None = for ever). ``grace`` is how far past his account an answer may arrive (spec 9.5: 0).
+    ``time`` is the reference server's ``-t``: seconds added to a player's account before each
+    request (0 = no limit, requests carry time 0). ``time_control`` is the same in the time-control
+    vocabulary of the arena (``account:2``; also ``0.5`` per move, ``total:60``, ``60+1``: a request
+    then offers what the clock allows for that move). ``grace`` is how far past the allowance an answer
+    may arrive (spec 9.5: 0). ``wait`` bounds the wait for all clients of one game (None = for ever);
+    ``handshake`` is each connection's time to send its group number, ``frame_timeout`` the time a
+    frame that has begun may take to end.
     """
 
     map_path: str
@@ -104,122 +100,87 @@ class ServerConfig:
     games: int = 1
     wait: float | None = None
     grace: float = 0.0
+    time_control: TimeSpec | None = None
+    handshake: float = GROUP_TIMEOUT
+    frame_timeout: float = FRAME_TIMEOUT
 
     def __post_init__(self) -> None:
         if self.time < 0:
             raise ServerError(f"--time {self.time}: must be 0 (no limit) or positive")
+        if self.time and self.time_control is not None:
+            raise ServerError("--time and --time-control say the same thing twice: give one")
         if not 0 <= self.depth <= 255:
             raise ServerError(f"--depth {self.depth}: the depth byte holds 0..255")
         if not 0 <= self.port <= 65535:
             raise ServerError(f"--port {self.port}: not a TCP port")
         if self.games < 1:
             raise ServerError(f"--games {self.games}: at least one game")
-        if self.wait is not None and self.wait <= 0:
-            raise ServerError(f"--wait {self.wait}: must be positive")
+        for name, value in (
+            ("--wait", self.wait),
+            ("handshake", self.handshake),
+            ("frame", self.frame_timeout),
+        ):
+            if value is not None and value <= 0:
+                raise ServerError(f"{name} {value}: must be positive")
+
+    def time_spec(self) -> TimeSpec | None:
+        """The game clock's control: ``time_control``, else the reference's account (``time``), else none."""
+        if self.time_control is not None:
+            return self.time_control
+        return TimeSpec("account", per_move=self.time) if self.time > 0 else None
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerResult:
-    """One line of the result file: a player's group, points, time left and status."""
+class ServedGame:
+    """A finished game on the server: the standard record, plus what only the server knows.
 
-    player: int
-    group: int
-    score: int
-    time_left_ms: int
-    status: str
-    reason: str = ""
-
-    def result_line(self) -> str:
-        """``group<TAB>points<TAB>time left<TAB>status`` (spec 10)."""
-        return f"{self.group}\t{self.score}\t{self.time_left_ms}\t{self.status}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """A finished game: the map, every player's result, and how many moves were answered."""
+    ``groups`` are the clients' group numbers by seat, ``names`` the seats' names in the record
+    (``group-5``; repeats get ``#2``), ``time_left_ms`` each account at the end (0 after a timeout).
+    """
 
     number: int
     map_name: str
-    players: tuple[PlayerResult, ...]
-    moves: int
+    groups: tuple[int, ...]
+    names: tuple[str, ...]
+    record: GameRecord
+    time_left_ms: tuple[int, ...]
+
+    @property
+    def state(self) -> ReversiState:
+        """The final position."""
+        final = self.record.final_state
+        assert isinstance(final, ReversiState)
+        return final
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Each seat's result-file status: ``ok`` or why he was disqualified (spec 10, O14)."""
+        status = ["ok"] * len(self.groups)
+        for seat, termination in self.state.forfeits:
+            status[seat] = STATUS[termination]
+        return tuple(status)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why each seat was disqualified, in full ("" for the others)."""
+        return tuple(reason or "" for reason in self.state.disqualified)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Stones of each player at the end (spec 8); disqualified players score 0 in the result file."""
+        return tuple(0 if s is None else s for s in self.state.scores())
+
+    @property
+    def moves(self) -> int:
+        """Moves and bombs played."""
+        return self.record.plies
 
     def result_text(self) -> str:
-        """The result file's block: the map name, then one line per player.
-
-        >>> GameResult(1, "x.map", (PlayerResult(1, 5, 30, 812, "ok"),), 4).result_text()
-        'x.map\\n5\\t30\\t812\\tok\\n'
-        """
-        return "\n".join([self.map_name, *(p.result_line() for p in self.players)]) + "\n"
-
-
-@dataclass(frozen=True, slots=True)
-class _Broken:
-    """What a reader task leaves in the inbox when the connection breaks or the client breaks the protocol."""
-
-    status: str
-    detail: str
-
-
-Inbox: TypeAlias = "asyncio.Queue[Message | _Broken]"
-
-
-@dataclass(eq=False)
-class _Connection:
-    """One client: its streams, its inbox (fed by its reader task), its group and its account."""
-
-    player: int  # 1..p
-    group: int
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    inbox: Inbox = field(default_factory=asyncio.Queue)
-    task: asyncio.Task[None] | None = None
-    account: float = 0.0
-    open: bool = True
-
-    def start_reading(self) -> None:
-        self.task = asyncio.create_task(self._read_loop(), name=f"reversixt-reader-{self.player}")
-
-    async def _read_loop(self) -> None:
-        while True:
-            try:
-                message = await read_message(self.reader, accept=FROM_CLIENT)
-            except ConnectionClosedError as exc:
-                self.inbox.put_nowait(_Broken("disconnected", str(exc)))
-                return
-            except ProtocolError as exc:
-                self.inbox.put_nowait(_Broken("protocol-error", str(exc)))
-                return
-            except OSError as exc:
-                self.inbox.put_nowait(_Broken("disconnected", f"connection broke: {exc}"))
-                return
-            self.inbox.put_nowait(message)
-
-    async def send(self, *messages: Message) -> None:
-        """Send frames; a client that cannot be written to is marked broken (disqualified at its next check)."""
-        if not self.open:
-            return
-        try:
-            self.writer.write(b"".join(encode(m) for m in messages))
-            await asyncio.wait_for(self.writer.drain(), SEND_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
-            detail = "send timed out" if isinstance(exc, TimeoutError) else f"connection broke: {exc}"
-            self.inbox.put_nowait(_Broken("disconnected", detail))
-
-    async def close(self) -> None:
-        """Stop the reader and close the socket; safe to call twice."""
-        self.open = False
-        await _close(self.writer, self.task)
-        self.task = None
-
-
-async def _close(writer: asyncio.StreamWriter, task: asyncio.Task[None] | None = None) -> None:
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-    writer.close()
-    with contextlib.suppress(OSError):
-        await writer.wait_closed()
+        """The result file's block: the map name, then ``group<TAB>points<TAB>time left<TAB>status`` per player."""
+        lines = [self.map_name]
+        for row in zip(self.groups, self.scores, self.time_left_ms, self.statuses, strict=True):
+            lines.append("\t".join(map(str, row)))
+        return "\n".join(lines) + "\n"
 
 
 def load_map_bytes(path: str) -> tuple[bytes, ReversiMap]:
@@ -229,22 +190,22 @@ def load_map_bytes(path: str) -> tuple[bytes, ReversiMap]:
     return data, parse_map(decode_map(data, path), path, name=map_name(p))
 
 
-def scores(state: ReversiState) -> tuple[int, ...]:
-    """Stones of each player on the board (spec 8); disqualified players score 0 in the result file."""
-    return tuple(0 if s is None else s for s in state.scores())
-
-
-def active_players(state: ReversiState) -> int:
-    """Players who are not disqualified."""
-    return sum(reason is None for reason in state.disqualified)
+def time_left_ms(clock: GameClock, state: ReversiState) -> tuple[int, ...]:
+    """Each seat's account at the end, in whole ms: 0 without a limit and after a timeout."""
+    timed_out = {seat for seat, termination in state.forfeits if termination == "timeout"}
+    left = [clock.left(seat) for seat in range(state.players)]
+    return tuple(
+        0 if s is None or seat in timed_out else max(0, int(s * 1000)) for seat, s in enumerate(left)
+    )
 
 
 class ReversiServer:
     """Plays ``config.games`` games in a row on one listening socket; see the module docstring.
 
     ``on_result`` is called with each finished game (the CLI appends it to the result file at once,
-    so a later failure keeps the earlier games). ``port`` is the bound port once :meth:`start` ran
-    (``config.port`` 0 lets the system choose one).
+    so a later failure keeps the earlier games); ``recorders`` adds recorders to each game (a replay
+    writer). ``port`` is the bound port once :meth:`start` ran (``config.port`` 0 lets the system
+    choose one).
     """
 
     def __init__(
@@ -252,29 +213,31 @@ class ReversiServer:
         config: ServerConfig,
         *,
         trace: TraceSink | None = None,
-        on_result: Callable[[GameResult], None] | None = None,
-        clock: Callable[[], float] = time.perf_counter,
+        on_result: Callable[[ServedGame], None] | None = None,
+        recorders: RecorderFactory | None = None,
     ) -> None:
         self.config = config
         self.map_path = str(resolve_map_path(config.map_path))  # a project map name works too
         self.map_bytes, self.map = load_map_bytes(self.map_path)
         self.game = ReversiXT.from_map(self.map)
         self.map_label = Path(self.map_path).name
-        self._trace, self._on_result, self._clock = trace, on_result, clock
-        self._pending: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] | None = None
+        self._trace, self._on_result, self._recorders = trace, on_result, recorders
+        self._waiting: asyncio.Queue[Connection] | None = None
+        self._handshakes: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self.port: int | None = None
 
     # ------------------------------------------------------------------ listening
 
     async def start(self) -> int:
         """Open the listening socket; a busy port moves to the next free one, as the reference does."""
-        self._pending = asyncio.Queue()
+        self._waiting = asyncio.Queue()
         port, host = self.config.port, self.config.host
         tries = 1 if port == 0 else PORT_TRIES
         for offset in range(tries):
             try:
-                self._server = await asyncio.start_server(self._accept, host, port + offset)
+                self._server = await asyncio.start_server(self._accept, host, port + offset, limit=READ_LIMIT)
                 break
             except OSError as exc:
                 if exc.errno != errno.EADDRINUSE or offset == tries - 1 or port + offset >= 65535:
@@ -291,22 +254,59 @@ class ReversiServer:
         return self.port
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        assert self._pending is not None
-        self._pending.put_nowait((reader, writer))
+        assert self._waiting is not None
+        if len(self._handshakes) + self._waiting.qsize() >= MAX_WAITING:
+            log.warning("connection refused: %d connections already wait for a game", MAX_WAITING)
+            writer.close()
+            return
+        task = asyncio.create_task(self._handshake(reader, writer))
+        self._handshakes.add(task)
+        task.add_done_callback(self._handshakes.discard)
+
+    async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Read a new connection's group number under its own deadline; then it waits for a game."""
+        assert self._waiting is not None
+        peer = writer.get_extra_info("peername")
+        try:
+            async with asyncio.timeout(self.config.handshake):
+                message = await read_message(
+                    reader, accept=frozenset({MessageType.GROUP}), frame_timeout=self.config.frame_timeout
+                )
+        except (ProtocolError, OSError, TimeoutError) as exc:
+            why = (
+                f"no group number within {self.config.handshake:g} s"
+                if isinstance(exc, TimeoutError)
+                else exc
+            )
+            log.warning("connection from %s refused: %s", peer, why)
+            await close_writer(writer)
+            return
+        except asyncio.CancelledError:  # the server is closing
+            writer.close()
+            raise
+        assert isinstance(message, Group)
+        conn = Connection(reader, writer, message.group, frame_timeout=self.config.frame_timeout)
+        conn.start_reading()  # from now on a frame sent unasked breaks it, as in a game
+        self._waiting.put_nowait(conn)
 
     async def close(self) -> None:
-        """Stop listening and close every connection that never joined a game."""
+        """Stop listening, end the handshakes and close every connection that is not in a game."""
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
-        while self._pending is not None and not self._pending.empty():
-            _, writer = self._pending.get_nowait()
-            await _close(writer)
+        for task in list(self._handshakes):
+            task.cancel()
+        await asyncio.gather(*self._handshakes, return_exceptions=True)
+        while self._waiting is not None and not self._waiting.empty():
+            await self._waiting.get_nowait().close()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
 
-    async def run(self) -> list[GameResult]:
-        """Play every game, then close everything; returns the results in order."""
-        results: list[GameResult] = []
+    async def run(self) -> list[ServedGame]:
+        """Play every game, then close everything; returns the games in order."""
+        results: list[ServedGame] = []
         try:
             if self._server is None:
                 await self.start()
@@ -328,12 +328,11 @@ class ReversiServer:
         for line in lines:
             self._trace(number, prefix + line)
 
-    async def _connect_players(self, number: int) -> list[_Connection]:
-        """Take clients in connection order until the map's players are there; each sends its group first."""
-        assert self._pending is not None
+    async def _seat_players(self, number: int) -> list[Connection]:
+        """Seat clients in the order their group numbers came until the map's players are there."""
+        assert self._waiting is not None
         p, wait = self.map.players, self.config.wait
-        loop = asyncio.get_running_loop()
-        deadline = None if wait is None else loop.time() + wait
+        deadline = None if wait is None else asyncio.get_running_loop().time() + wait
         self._emit(
             number,
             "Starting Server.",
@@ -341,247 +340,92 @@ class ReversiServer:
             f"Opening port...OK. Port number is {self.port}.",
             f"This is a {p}-player map.",
         )
-        players: list[_Connection] = []
+        players: list[Connection] = []
         try:
             while len(players) < p:
-                left = None if deadline is None else max(0.0, deadline - loop.time())
                 try:
-                    reader, writer = await asyncio.wait_for(self._pending.get(), left)
+                    async with asyncio.timeout_at(deadline):
+                        conn = await self._waiting.get()
                 except TimeoutError:
                     raise ServerError(
                         f"game {number}: only {len(players)} of {p} clients connected within {wait:g} s"
                     ) from None
-                k = len(players) + 1
-                group = await self._read_group(number, k, reader, writer, left)
-                if group is not None:
-                    players.append(_Connection(k, group, reader, writer))
-                    self._emit(
-                        number,
-                        f"Waiting client {k} to connect...OK",
-                        f"Waiting for group id of client {k}...OK. Group ID is {group}.",
-                    )
-                    log.info("game %d: client %d connected (group %d)", number, k, group)
+                conn.player = len(players) + 1
+                players.append(conn)
+                self._emit(
+                    number,
+                    f"Waiting client {conn.player} to connect...OK",
+                    f"Waiting for group id of client {conn.player}...OK. Group ID is {conn.group}.",
+                )
+                log.info(
+                    "game %d: client %d connected (group %d, %s)", number, conn.player, conn.group, conn.peer
+                )
         except BaseException:
             for conn in players:
                 await conn.close()
             raise
         return players
 
-    async def _read_group(
-        self,
-        number: int,
-        k: int,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        left: float | None,
-    ) -> int | None:
-        """The group number a new client sends first, or None (and the connection closed) if it does not."""
-        peer = writer.get_extra_info("peername")
-        try:
-            message = await asyncio.wait_for(
-                read_message(reader, accept=frozenset({MessageType.GROUP})),
-                GROUP_TIMEOUT if left is None else max(left, 1.0),
-            )
-        except (ProtocolError, OSError, TimeoutError) as exc:
-            reason = "no group number in time" if isinstance(exc, TimeoutError) else str(exc)
-            log.warning("game %d: connection from %s refused as client %d: %s", number, peer, k, reason)
-            await _close(writer)
-            return None
-        assert isinstance(message, Group)
-        return message.group
-
-    async def play_one(self, number: int) -> GameResult:
+    async def play_one(self, number: int) -> ServedGame:
         """Wait for the players, play one game to its end and close its connections."""
-        players = await self._connect_players(number)
+        conns = await self._seat_players(number)
+        groups = tuple(conn.group for conn in conns)
+        names = tuple(unique_names(f"group-{g}" for g in groups))
+        state = self.game.new_initial_state()
+        emit = functools.partial(self._emit, number)
+        table = Table(
+            number,
+            conns,
+            names,
+            state,
+            depth=self.config.depth,
+            emit=emit,
+            tracing=self._trace is not None,
+            loop=asyncio.get_running_loop(),
+        )
         try:
-            return await self._play(number, players)
+            for conn in conns:
+                conn.write(MapData(self.map_bytes), PlayerNumber(conn.player))
+            await asyncio.gather(*(conn.drain() for conn in conns))
+            emit(*(f"Sending data to client {conn.player}...OK" for conn in conns))
+            clock = game_clock(self.config.time_spec(), len(conns), grace=self.config.grace)
+            extra = list(self._recorders(number, names, groups, state)) if self._recorders else []
+            await table.begin()
+            record = await self._in_thread(table, self._play, table, names, clock, extra)
         finally:
-            for conn in players:
-                await conn.close()
+            await table.close()
+        final = record.final_state
+        assert isinstance(final, ReversiState)
+        return ServedGame(number, self.map_label, groups, names, record, time_left_ms(clock, final))
 
-    async def _play(self, number: int, players: list[_Connection]) -> GameResult:
-        for conn in players:
-            await conn.send(MapData(self.map_bytes), PlayerNumber(conn.player))
-            self._emit(number, f"Sending data to client {conn.player}...OK")
-        for conn in players:
-            conn.start_reading()
-        game = _Game(self, number, players)
-        return await game.run()
-
-
-class _Game:
-    """The loop of spec 6.5 for one game over connected players."""
-
-    def __init__(self, server: ReversiServer, number: int, players: Sequence[_Connection]) -> None:
-        self.server, self.number, self.players = server, number, list(players)
-        self.config = server.config
-        self.width, self.height = server.map.width, server.map.height
-        self.status = ["ok"] * len(players)
-        self.reasons = [""] * len(players)
-        self.moves = 0
-        self.end1_sent = False
-
-    def emit(self, *lines: str, stamp: bool = False) -> None:
-        self.server._emit(self.number, *lines, stamp=stamp)
-
-    def board(self, state: ReversiState) -> None:
-        if self.server._trace is not None:  # the marks cost a move generation: only for a trace
-            self.emit(*reference_board(state))
-
-    def emit_scores(self, state: ReversiState) -> None:
-        lines = ["", "", "Scores:"]
-        for k, score in enumerate(scores(state)):
-            dq = state.disqualified[k] is not None
-            lines.append(f"Player {k + 1}: disqualified" if dq else f"Player {k + 1}: {score} points")
-        self.emit(*lines)
-
-    async def broadcast(self, *messages: Message) -> None:
-        await asyncio.gather(*(conn.send(*messages) for conn in self.players if conn.open))
-
-    async def run(self) -> GameResult:
-        state: ReversiState = self.server.game.new_initial_state()
-        self.emit("Game started.", stamp=True)
-        if state.phase == PHASE_STONES and state.current_player() != 0:
-            # The reference's quirk (O15): its move counter then starts at 1.
-            self.emit("First player can not do first move... Oh well, skipping him.", stamp=True)
-            self.moves = 1
-        elif state.phase != PHASE_STONES:
-            self.emit("First player can not do first move... Oh well, skipping him.", stamp=True)
-            self.emit("Bombing-only map...", stamp=True)
-            self.moves = 1
-        self.board(state)
-        log.info("game %d started: %d players on %s", self.number, len(self.players), self.server.map_label)
-        while True:
-            state = await self.check_inboxes(state)
-            if not state.is_terminal() and state.phase != PHASE_STONES:
-                await self.end_phase1(state)
-            if state.is_terminal():
-                break
-            state = await self.turn(state)
-        if not self.end1_sent and active_players(state) >= 2:
-            await self.end_phase1(state)
-        await self.broadcast(EndGame())
-        self.emit("Final state reached.", stamp=True)
-        self.emit_scores(state)
-        self.emit("bye bye.")
-        return self.result(state)
-
-    async def end_phase1(self, state: ReversiState) -> None:
-        if self.end1_sent:
-            return
-        self.end1_sent = True
-        await self.broadcast(EndPhase1())
-        self.emit("", "Terminal state reached.", stamp=False)
-        self.emit_scores(state)
-        self.emit("")
-        log.info("game %d: end of phase 1, stones %s", self.number, list(scores(state)))
-
-    def result(self, state: ReversiState) -> GameResult:
-        final = scores(state)
-        players = tuple(
-            PlayerResult(
-                conn.player,
-                conn.group,
-                final[k],
-                max(0, int(conn.account * 1000)),
-                self.status[k],
-                self.reasons[k],
-            )
-            for k, conn in enumerate(self.players)
+    def _play(
+        self, table: Table, names: Sequence[str], clock: GameClock, extra: Sequence[Recorder]
+    ) -> GameRecord:
+        """The game on the shared loop (runs on the game thread)."""
+        seats = [NetworkSeat(table, seat) for seat in range(len(names))]
+        recorder = TableRecorder(table)
+        return play_game(
+            self.game,
+            seats,
+            seed=0,  # nothing is random in ReversiXT
+            names=names,
+            state=table.state,
+            clock=clock,
+            recorders=[recorder, *extra],
+            watcher=recorder,
+            bot_seeds=[0] * len(seats),
         )
-        summary = ", ".join(
-            f"player {r.player}: {r.score}" if r.status == "ok" else f"player {r.player}: {r.status}"
-            for r in players
-        )
-        log.info("game %d over after %d moves: %s", self.number, self.moves, summary)
-        return GameResult(self.number, self.server.map_label, players, self.moves)
 
-    async def check_inboxes(self, state: ReversiState) -> ReversiState:
-        """Disqualify every active player who sent something unasked or whose connection broke (O13)."""
-        for k, conn in enumerate(self.players):
-            if state.is_terminal():
-                break
-            if state.disqualified[k] is not None or conn.inbox.empty():
-                continue
-            item = conn.inbox.get_nowait()
-            if isinstance(item, _Broken):
-                state = await self.disqualify(state, k, item.status, item.detail)
-            else:
-                kind = int(message_type(item))
-                state = await self.disqualify(state, k, "protocol-error", f"message type {kind} sent unasked")
-        return state
-
-    async def turn(self, state: ReversiState) -> ReversiState:
-        """One request and its answer, checked and applied (or a disqualification)."""
-        k = state.current_player()
-        conn = self.players[k]
-        limit = self.config.time
-        self.emit(
-            f"Player {k + 1} has {state.overrides[k]} overrides and {state.bombs[k]} bombs.", stamp=True
-        )
-        if limit > 0:
-            conn.account += limit
-        offered = min(int(conn.account * 1000), 0xFFFF_FFFF) if limit > 0 else 0
-        self.emit(
-            f"Sending move request to player {k + 1} with depth {self.config.depth}, time left: {offered} msecs.",
-            stamp=True,
-        )
-        start = self.server._clock()
-        await conn.send(MoveRequest(offered, self.config.depth))
-        timeout = conn.account + self.config.grace if limit > 0 else None
+    async def _in_thread(self, table: Table, fn: Callable[..., GameRecord], *args: Any) -> GameRecord:
+        """Run ``fn`` on the game thread; if the server is stopped meanwhile, end the game first."""
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reversixt-game")
+        future: Future[GameRecord] = self._thread.submit(fn, *args)
         try:
-            item = await asyncio.wait_for(conn.inbox.get(), timeout)
-        except TimeoutError:
-            conn.account = 0.0
-            return await self.disqualify(state, k, "timeout", f"no answer within {offered} ms")
-        elapsed = self.server._clock() - start
-        if isinstance(item, _Broken):
-            return await self.disqualify(state, k, item.status, item.detail)
-        if not isinstance(item, MoveAnswer):
-            detail = f"expected a move answer (type 5), got type {int(message_type(item))}"
-            return await self.disqualify(state, k, "protocol-error", detail)
-        if limit > 0:
-            if elapsed > conn.account + self.config.grace:
-                detail = f"answered after {elapsed * 1000:.0f} ms, account had {offered} ms"
-                conn.account = 0.0
-                return await self.disqualify(state, k, "timeout", detail)
-            conn.account = max(0.0, conn.account - elapsed)
-        move = wire_move(state, item.x, item.y, item.special)  # a bomb's special byte is ignored (5.4)
-        reason = state.illegal_reason(move)
-        if reason is not None:
-            return await self.disqualify(
-                state, k, "invalid-move", f"({item.x},{item.y},{item.special}): {reason}"
-            )
-        state = state.apply_action(move)
-        left = int(conn.account * 1000) if limit > 0 else 0
-        self.emit(
-            f"Answer from player {k + 1} for move {self.moves} was (x,y,c) = ({move.x},{move.y},{move.special}); "
-            f"time left: {left} msecs.",
-            stamp=True,
-        )
-        self.board(state)
-        self.emit("", "")
-        log.debug(
-            "game %d move %d: player %d plays (%d,%d) special %d in %.0f ms%s",
-            self.number,
-            self.moves,
-            k + 1,
-            move.x,
-            move.y,
-            move.special,
-            elapsed * 1000,
-            f", account {left} ms" if limit > 0 else "",
-        )
-        self.moves += 1
-        await self.broadcast(MoveAnnouncement(move.x, move.y, move.special, k + 1))
-        return state
-
-    async def disqualify(self, state: ReversiState, k: int, status: str, detail: str) -> ReversiState:
-        """Message 7 to every connected client (the offender included), close his connection, forfeit."""
-        conn = self.players[k]
-        self.status[k], self.reasons[k] = status, detail
-        log.info("game %d: player %d disqualified (%s: %s)", self.number, k + 1, status, detail)
-        self.emit(f"Player {k + 1} disqualified ({status}): {detail}", stamp=True)
-        await self.broadcast(Disqualification(k + 1))
-        await conn.close()
-        return state.forfeit(k, TERMINATION[status], f"player {k + 1} disqualified ({status}): {detail}")
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            table.abort()  # every request fails at once: the game ends after a forfeit per seat
+            with contextlib.suppress(Exception):
+                while not future.done():
+                    await asyncio.sleep(0.01)
+            raise

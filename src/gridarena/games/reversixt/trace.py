@@ -13,22 +13,24 @@ and the scores, and stops at the first divergence.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gridarena.core.errors import GridArenaError, IllegalActionError
 from gridarena.core.files import read_bytes
+from gridarena.games.reversixt.console import board_rows, expected_marks, reference_board, reference_log
 from gridarena.games.reversixt.formats import CODES, SYMBOLS, ReversiMap
 from gridarena.games.reversixt.rules import (
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,
-    Move,
     ReversiState,
     ReversiXT,
     wire_move,
 )
+
+__all__ = ["TraceFormatError", "parse_trace", "read_trace_text", "reference_board", "reference_log", "verify"]
 
 
 class TraceFormatError(GridArenaError, ValueError):
@@ -195,35 +197,12 @@ class TraceReport:
         return self.divergence is None and self.final
 
 
-def board_rows(
-    state: ReversiState, marks: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
-) -> str:
-    """Our board in the log's style: a symbol and a mark (``'``) or blank per cell, one row a line."""
-    m = state.game.board
-    out = []
-    for y in range(m.height):
-        cells = state.cells[y * m.width : (y + 1) * m.width]
-        out.append(
-            f"{y:>3} | "
-            + "".join(SYMBOLS[c] + ("'" if (x, y) in marks else " ") for x, c in enumerate(cells))
-        )
-    return "\n".join(out)
-
-
 def _their_rows(board: Board) -> str:
     marks = board.marks or frozenset()
     return "\n".join(
         f"{y:>3} | " + "".join(ch + ("'" if (x, y) in marks else " ") for x, ch in enumerate(row))
         for y, row in enumerate(board.rows)
     )
-
-
-def expected_marks(state: ReversiState) -> frozenset[tuple[int, int]]:
-    """The cells the reference server marks: valid phase-1 moves of the next player (none in phase 2)."""
-    if state.phase != PHASE_STONES:
-        return frozenset()
-    m = state.game.board
-    return frozenset(m.xy(i) for i in state.valid_cells())
 
 
 def verify(board_map: ReversiMap, text: str, source: str = "<trace>") -> TraceReport:
@@ -383,62 +362,6 @@ def _compare_board(state: ReversiState, board: Board) -> tuple[str, int]:
         if board.count is not None and board.count != len(ours):
             return f"the reference counts {board.count} valid positions, we find {len(ours)}", len(board.rows)
     return "", 0
-
-
-def reference_board(state: ReversiState) -> list[str]:
-    """A board block as the reference server prints it (data README 3.1), marks and count included."""
-    m = state.game.board
-    marks = expected_marks(state)
-    lines = ["     " + "".join(f"{x:2d}" for x in range(m.width)), "    /" + "--" * m.width]
-    lines += board_rows(state, marks).splitlines()  # each cell ends with its blank or mark, as there
-    lines.append(f"valid positions: {len(marks)}")
-    return lines
-
-
-def reference_log(game: ReversiXT, moves: Sequence[Move], name: str = "") -> str:
-    """The reference server's console output of a game played with ``moves`` (the writer twin of
-    :func:`parse_trace`): what ``verify`` reads. Time stamps, ports and group ids are fixed dummies.
-    """
-    state = game.new_initial_state()
-    p = game.num_players
-    out = [
-        "Starting Server.",
-        f'Loading board from file "maps/{name or game.board.name or "map"}.map"... OK',
-        f"This is a {p}-player map.",
-        "[00:00:00] Game started.",
-    ]
-
-    def scores() -> None:
-        out.extend(["", "Scores:"])
-        out.extend(f"Player {k}: {s if s is not None else 'disqualified'}" + (" points" if s is not None else "")
-                   for k, s in enumerate(state.scores(), start=1))  # fmt: skip
-
-    out.extend(reference_board(state))
-    ended1 = False
-    for n, move in enumerate(moves):
-        if state.phase != PHASE_STONES and not ended1:
-            out.append("[00:00:00] Terminal state reached.")
-            scores()
-            ended1 = True
-        k = state.mover
-        out.append(
-            f"[00:00:00] Player {k} has {state.overrides[k - 1]} overrides and {state.bombs[k - 1]} bombs."
-        )
-        out.append(f"[00:00:00] Sending move request to player {k} with depth 2, time left: 0 msecs.")
-        out.append(
-            f"[00:00:00] Answer from player {k} for move {n} was (x,y,c) = ({move.x},{move.y},{move.special}); "
-            "time left: 0 msecs."
-        )
-        state = state.apply_action(move)
-        out.extend(reference_board(state))
-    if not ended1 and state.phase1_scores is not None:
-        out.append("[00:00:00] Terminal state reached.")
-        scores()
-    if state.is_terminal():
-        out.append("[00:00:00] Final state reached.")
-        scores()
-        out.append("bye bye.")
-    return "\n".join(out) + "\n"
 
 
 def iter_trace_files(folder: Path) -> Iterator[Path]:

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gridarena.games.slidingpuzzle.idastar import IdaStar
-from gridarena.games.slidingpuzzle.rules import Action, Board, random_walk
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar
+from gridarena.games.slidingpuzzle.board import Action, Board, random_walk
 from gridarena.search import Solution
 
 

@@ -1,67 +1,11 @@
-"""Players of the single-player puzzle: an optimal solver that plans once and then replays its plan."""
+"""The sliding puzzle's bots, by registry name: factories only (the solvers live in ``ai/``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gridarena.core.bot import BaseBot, Decision
-from gridarena.core.clock import TimeControl
-from gridarena.core.errors import GridArenaError
-from gridarena.core.types import Game, GameState
-from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.heuristics import make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.rules import Action, Board, PuzzleState, legal_slides, slide
-from gridarena.games.slidingpuzzle.solvers import make_solver, solution_stats, solve_case
-from gridarena.search import Solution
-
-
-class SolverBot(BaseBot):
-    """Plays an optimal solution: solves on its first move (or when the board is not the one planned).
-
-    ``algorithm`` names an entry of ``solvers.ALGORITHMS`` (``idastar`` by default, ``astar``,
-    ``bfs``); ``partition`` (e.g. ``"6-6-3"``) adds pattern databases from ``pdb_dir`` (built there
-    first if missing). A provably unsolvable board is not searched. If the search is cut short by the
-    clock, the bot plays the slide with the smallest heuristic value instead.
-    """
-
-    name = "solver"
-
-    def __init__(
-        self,
-        game: Game[Any],
-        algorithm: str = "idastar",
-        partition: str | None = None,
-        pdb_dir: str | None = None,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(seed)
-        goal: Board = getattr(game, "goal")  # noqa: B009 - any SlidingPuzzle
-        self.heuristic = pdb_heuristic(goal, partition, pdb_dir) if partition else make_heuristic(goal)
-        self.solver = make_solver(algorithm, self.heuristic)
-        self.plan: list[Action] = []
-        self.expect: Board | None = None
-        self.last: Solution[Action] | None = None
-
-    def _solve(self, board: Board, clock: TimeControl) -> Solution[Action]:
-        nodes = clock.nodes if clock.nodes is not None else 1 << 62
-        case = PuzzleCase(board, self.heuristic.goal)
-        return solve_case(self.solver, case, max_nodes=nodes, deadline=clock.deadline)
-
-    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        """The next slide of the plan (planning first when needed)."""
-        if not isinstance(state, PuzzleState):
-            raise GridArenaError(f"the solver plays sliding puzzles, not {state.game.name}")
-        board = state.board
-        if board != self.expect or not self.plan:
-            self.last = self._solve(board, clock)
-            self.plan = list(self.last.path or ())
-        if not self.plan:
-            action = min(legal_slides(board), key=lambda a: self.heuristic.estimate(slide(board, a)))
-            return Decision(action, {"status": self.last.status if self.last else "none"})
-        action = self.plan.pop(0)
-        self.expect = slide(board, action)
-        info = {} if self.last is None else {**solution_stats(self.last), "remaining": len(self.plan)}
-        return Decision(action, info)
+from gridarena.core.types import Game
+from gridarena.games.slidingpuzzle.ai.player import SolverBot
 
 
 def make_solver_bot(game: Game[Any], **params: Any) -> SolverBot:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gridarena.games.slidingpuzzle.rules import Board, random_walk
+from gridarena.games.slidingpuzzle.board import Board, random_walk
 from gridarena.games.slidingpuzzle.solvability import check_solvable
 
 

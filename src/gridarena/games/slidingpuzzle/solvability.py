@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias
 
-from gridarena.games.slidingpuzzle.rules import BLANK, WALL, Board, Cell, movable_neighbours
+from gridarena.games.slidingpuzzle.board import BLANK, WALL, Board, Cell, movable_neighbours
 
 #: Why a complete search that found no way to the goal answers "unsolvable".
 EXHAUSTED: Final = "every reachable board was searched"
@@ -87,7 +87,7 @@ def check_solvable(start: Board, goal: Board) -> Solvability:
 
     >>> check_solvable(Board(2, 2, (2, 1, 3, 0)), Board(2, 2, (1, 2, 3, 0))).verdict
     'unsolvable'
-    >>> from gridarena.games.slidingpuzzle.rules import goal_board
+    >>> from gridarena.games.slidingpuzzle.board import goal_board
     >>> check_solvable(Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 0, 8)), goal_board(3, 3)).verdict
     'solvable'
     """

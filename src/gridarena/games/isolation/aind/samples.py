@@ -2,7 +2,7 @@
 
 Every score has AIND's signature ``score(game, player) -> float`` over the AIND
 :class:`~gridarena.games.isolation.aind.Board` and computes the same formula as its twin in
-:mod:`gridarena.games.isolation.heuristics`. This module also stands in for ``sample_players``
+:mod:`gridarena.games.isolation.ai.heuristics`. This module also stands in for ``sample_players``
 when an AIND ``game_agent.py`` is loaded without one beside it.
 
 >>> from gridarena.games.isolation.aind.board import Board
@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any, Final, TypeAlias
 
-from gridarena.games.isolation import heuristics as h
+from gridarena.games.isolation.ai import heuristics as h
 from gridarena.games.isolation.aind.board import SHARED_RNG, Board, Move, TimeLeft
 
 Score: TypeAlias = Callable[[Board, Any], float]

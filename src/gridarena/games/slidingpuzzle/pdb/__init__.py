@@ -12,7 +12,7 @@ oracle), ``table.py`` (:class:`PatternDatabase`), ``fileformat.py`` (the checked
 need are importable from this package.
 """
 
-from gridarena.games.slidingpuzzle.pdb.build import build_pdb
+from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
 from gridarena.games.slidingpuzzle.pdb.partitions import (
     board_by_name,

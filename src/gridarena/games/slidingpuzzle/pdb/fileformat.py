@@ -20,8 +20,8 @@ from typing import Any, Final
 import numpy as np
 
 from gridarena.core.errors import GridArenaError
+from gridarena.games.slidingpuzzle.board import Board
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
-from gridarena.games.slidingpuzzle.rules import Board
 
 MAGIC: Final = b"GAPDB\r\n\x1a"  # the PNG trick: text-mode copies and truncations show at once
 FORMAT_VERSION: Final = 1

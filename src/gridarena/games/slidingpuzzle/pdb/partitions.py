@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from gridarena.games.slidingpuzzle.pdb.build import build_pdb
+from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal
+from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
-from gridarena.games.slidingpuzzle.rules import Board, goal_board, homework_goal
 
 #: The partition a solver uses when none is named, by :func:`board_key`. The homework's is the largest
 #: of three region-keyed sets' sums (issue 16's two 5-5-5 sets and 6-6-3r): 660 MB, built in about 4

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from gridarena.core.errors import GridArenaError
-from gridarena.games.slidingpuzzle.pdb.indexing import BoardMasks, Geometry, rank_placement_ref
-from gridarena.games.slidingpuzzle.rules import Board
+from gridarena.games.slidingpuzzle.board import Board
+from gridarena.games.slidingpuzzle.fast.indexing import BoardMasks, Geometry, rank_placement_ref
 
 
 class PdbError(GridArenaError, ValueError):
@@ -64,8 +64,8 @@ class PatternDatabase:
     def lookup(self, board: Board) -> int:
         """The database's lower bound for ``board``.
 
-        >>> from gridarena.games.slidingpuzzle.pdb.build import build_pdb
-        >>> from gridarena.games.slidingpuzzle.rules import goal_board
+        >>> from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
+        >>> from gridarena.games.slidingpuzzle.board import goal_board
         >>> goal = goal_board(2, 3)
         >>> build_pdb(goal, (1, 2)).lookup(goal)
         0

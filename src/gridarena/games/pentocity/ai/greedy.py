@@ -23,18 +23,18 @@ from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
 from gridarena.core.types import GameState
-from gridarena.games.pentocity.bots import shortest_road
-from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape
-from gridarena.games.pentocity.land import SIDE, CellType, Land, Mask, Mode, Move, edge_mask, group_mask
-from gridarena.games.pentocity.placement import Violation, resolve_move
-from gridarena.games.pentocity.players.candidates import Candidates, candidates, land_maps
-from gridarena.games.pentocity.players.plans import (
+from gridarena.games.pentocity.ai.candidates import Candidates, candidates, land_maps
+from gridarena.games.pentocity.ai.plans import (
     compact_group,
     descend_road,
     extend_group,
     walk_group,
     with_cells,
 )
+from gridarena.games.pentocity.ai.simple import shortest_road
+from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape
+from gridarena.games.pentocity.land import SIDE, CellType, Land, Mask, Mode, Move, edge_mask, group_mask
+from gridarena.games.pentocity.placement import Violation, resolve_move
 from gridarena.games.pentocity.rules import Pentocity, PentocityState
 
 Scores = NDArray[np.float64]

@@ -15,15 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridarena.games.slidingpuzzle.heuristics import Heuristic
-from gridarena.games.slidingpuzzle.pdb.indexing import (
+from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic
+from gridarena.games.slidingpuzzle.board import Board
+from gridarena.games.slidingpuzzle.fast.indexing import (
     BoardMasks,
     blank_slot,
     flood,
     placement_weights,
     rank_placement,
 )
-from gridarena.games.slidingpuzzle.rules import Board
 
 
 @njit(cache=True, inline="always")

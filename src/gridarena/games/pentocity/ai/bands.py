@@ -31,11 +31,11 @@ from typing import Any, Final
 from gridarena.core.bot import Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState, Player
+from gridarena.games.pentocity.ai.greedy import pentocity_state
+from gridarena.games.pentocity.ai.reserve import ReservePacker
 from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape
 from gridarena.games.pentocity.land import CellType, Land, Mode, Move
 from gridarena.games.pentocity.placement import Violation, resolve_move
-from gridarena.games.pentocity.players.greedy import pentocity_state
-from gridarena.games.pentocity.players.reserve import ReservePacker
 
 _W: Final = CellType.WATER
 _P: Final = CellType.PARK

@@ -20,7 +20,7 @@ from typing import Final, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from gridarena.games.pentocity.bots import UNREACHABLE, boundary, road_cost, road_distance
+from gridarena.games.pentocity.ai.simple import UNREACHABLE, boundary, road_cost, road_distance
 from gridarena.games.pentocity.buildings import Building, Cell, Kind, Shape
 from gridarena.games.pentocity.land import SIDE, CellType, Land, Mask, group_mask
 from gridarena.games.pentocity.rules import Pentocity

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gridarena.core.errors import GridArenaError
-from gridarena.games.slidingpuzzle.pdb.indexing import Geometry
+from gridarena.games.slidingpuzzle.board import WALL, Board, cell_distances
+from gridarena.games.slidingpuzzle.fast.indexing import Geometry
 from gridarena.games.slidingpuzzle.pdb.partitions import build_set, load_set, pattern_sets
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
-from gridarena.games.slidingpuzzle.rules import WALL, Board, cell_distances
 
 
 class SolverError(GridArenaError, ValueError):
@@ -61,7 +61,7 @@ class Heuristic:
     def estimate(self, board: Board) -> int:
         """The heuristic value of ``board`` (pure Python).
 
-        >>> from gridarena.games.slidingpuzzle.rules import goal_board
+        >>> from gridarena.games.slidingpuzzle.board import goal_board
         >>> make_heuristic(goal_board(3, 3)).estimate(Board(3, 3, (2, 1, 3, 4, 5, 6, 7, 8, 0)))
         4
         """
@@ -117,7 +117,7 @@ def _longest_increasing(values: Sequence[int]) -> int:
 def mirror_maps(goal: Board) -> tuple[np.ndarray, np.ndarray] | None:
     """Cell and tile maps of the reflection about the main diagonal, or None if the goal is not symmetric.
 
-    >>> from gridarena.games.slidingpuzzle.rules import goal_board, homework_goal
+    >>> from gridarena.games.slidingpuzzle.board import goal_board, homework_goal
     >>> mirror_maps(goal_board(3, 3)) is not None, mirror_maps(homework_goal())
     (True, None)
     """

@@ -19,8 +19,8 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from gridarena.games.slidingpuzzle.formats import pattern_problem
-from gridarena.games.slidingpuzzle.pdb.indexing import (
+from gridarena.games.slidingpuzzle.board import Board, movable_neighbours
+from gridarena.games.slidingpuzzle.fast.indexing import (
     BoardMasks,
     Geometry,
     bit_count,
@@ -31,8 +31,8 @@ from gridarena.games.slidingpuzzle.pdb.indexing import (
     placement_weights,
     rank_placement,
 )
+from gridarena.games.slidingpuzzle.formats import pattern_problem
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError, pack_nibbles
-from gridarena.games.slidingpuzzle.rules import Board, movable_neighbours
 
 UNSET: Final = 255
 """The value byte of a placement the search has not reached (yet, or ever)."""
@@ -309,7 +309,7 @@ def build_pdb(
 
     ``progress(depth, states so far)`` is called after each breadth-first layer.
 
-    >>> from gridarena.games.slidingpuzzle.rules import goal_board
+    >>> from gridarena.games.slidingpuzzle.board import goal_board
     >>> build_pdb(goal_board(2, 3), (4, 5)).storage
     'u4'
     """

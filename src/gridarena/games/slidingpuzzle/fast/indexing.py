@@ -19,7 +19,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from gridarena.games.slidingpuzzle.rules import WALL, Board, movable_neighbours
+from gridarena.games.slidingpuzzle.board import WALL, Board, movable_neighbours
 
 
 @dataclass(frozen=True)

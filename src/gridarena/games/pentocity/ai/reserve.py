@@ -20,10 +20,10 @@ import numpy as np
 from gridarena.core.bot import Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState, Player
-from gridarena.games.pentocity.bots import window_all
+from gridarena.games.pentocity.ai.greedy import Context, PackerPlayer, Plan, after_plan, pentocity_state
+from gridarena.games.pentocity.ai.simple import window_all
 from gridarena.games.pentocity.buildings import Building, Kind, Shape
 from gridarena.games.pentocity.land import SIDE, Land, Mask, buildable_cells
-from gridarena.games.pentocity.players.greedy import Context, PackerPlayer, Plan, after_plan, pentocity_state
 
 
 def big_places(land: Land, factory: Building, limit: int = SIDE * SIDE) -> int:

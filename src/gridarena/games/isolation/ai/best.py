@@ -17,7 +17,6 @@ from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation.aind.board import NO_MOVE, Board, Move, TimeLeft, state_from_aind
-from gridarena.games.isolation.aind.bots import AindBot
 from gridarena.games.isolation.fast import MAX_CELLS, WIN, Engine, SearchResult
 from gridarena.games.isolation.rules import Cell, State
 
@@ -226,25 +225,3 @@ class BestBot(BaseBot):
         assert last is not None
         info: dict[str, Any] = {"depth": last.depth, "score": last.score, "nodes": last.nodes}
         return Decision(cell, info)
-
-
-def make_best(
-    game: Game[Any], seed: int | None = None, margin: float = BEST_MARGIN_MS, nodes: int | None = None
-) -> BestBot:
-    """Our strongest Isolation bot: fast alpha-beta with table, ordering and exact endgame.
-
-    ``nodes`` caps every move's search (the clock still stops it first if it comes first).
-    """
-    return BestBot(seed, margin, nodes)
-
-
-def make_best_nodes(game: Game[Any], seed: int | None = None) -> BestBot:
-    """``best`` with :data:`BEST_NODES` nodes a move: give it a long time limit, and no load changes its play."""
-    bot = BestBot(seed, nodes=BEST_NODES)
-    bot.name = "best_nodes"
-    return bot
-
-
-def make_ab_improved_depth(game: Game[Any], seed: int | None = None) -> AindBot:
-    """AB_Improved's load-independent proxy: improved_score alpha-beta to fixed depths by ply."""
-    return AindBot(ImprovedDepthPlayer(), "ab_improved_depth", seed)

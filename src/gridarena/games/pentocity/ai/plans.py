@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from gridarena.games.pentocity.bots import UNREACHABLE
+from gridarena.games.pentocity.ai.simple import UNREACHABLE
 from gridarena.games.pentocity.buildings import Cell, Shape
 from gridarena.games.pentocity.land import SIDE, CellType, Land, Mask, group_mask
 from gridarena.games.pentocity.sequencers import grid_neighbours, trace_back
@@ -167,7 +167,7 @@ def descend_road(
     With ``land``, ties go to the cell with the most sides against built cells, the edge or the
     building (the perimeter tie-break: the road hugs what is there); without it, to the first in order.
 
-    >>> from gridarena.games.pentocity.bots import road_distance
+    >>> from gridarena.games.pentocity.ai.simple import road_distance
     >>> from gridarena.games.pentocity.land import empty_land
     >>> sorted(descend_road(road_distance(empty_land()), ((3, 7),)))
     [(0, 7), (1, 7), (2, 7)]

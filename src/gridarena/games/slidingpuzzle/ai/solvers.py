@@ -2,7 +2,7 @@
 
 ``bfs`` and ``astar`` are the generic searches of :mod:`gridarena.search` over :class:`PuzzleProblem`
 (A*'s ties go to the lower h, then to the older entry; ``weight`` > 1 makes it weighted A*); ``idastar``
-is the numba kernel (:mod:`~gridarena.games.slidingpuzzle.idastar`), the fast path. Every solver
+is the numba kernel (:mod:`~gridarena.games.slidingpuzzle.ai.idastar`), the fast path. Every solver
 answers a :class:`gridarena.search.Solution`; :func:`solution_stats` is its report. The CLI, the
 ``solver`` bot and :func:`solve` all pick algorithms from :data:`ALGORITHMS` through
 :func:`make_solver`, and check solvability first (:func:`solve_case`).
@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal, Protocol, TypeAlias
 
 from gridarena.core.clock import TimeControl
+from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, SolverError, make_heuristic
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar
+from gridarena.games.slidingpuzzle.board import Action, Board, legal_slides, slide
 from gridarena.games.slidingpuzzle.formats import PuzzleCase
-from gridarena.games.slidingpuzzle.heuristics import Heuristic, SolverError, make_heuristic
-from gridarena.games.slidingpuzzle.idastar import IdaStar
-from gridarena.games.slidingpuzzle.rules import Action, Board, legal_slides, slide
 from gridarena.games.slidingpuzzle.solvability import EXHAUSTED, check_solvable
 from gridarena.search import SearchAborted, Solution, astar, bfs
 
@@ -154,7 +154,7 @@ ALGORITHMS: Final[dict[str, Algorithm]] = {
 def make_solver(algorithm: str, heuristic: Heuristic, *, weight: float = 1.0) -> Solver:
     """The solver named ``algorithm`` in :data:`ALGORITHMS`, for ``heuristic`` (and ``weight``).
 
-    >>> from gridarena.games.slidingpuzzle.rules import goal_board
+    >>> from gridarena.games.slidingpuzzle.board import goal_board
     >>> make_solver("astar", make_heuristic(goal_board(3, 3)), weight=1.5).name
     'astar/manhattan+lc/w=1.5'
     """

@@ -1,0 +1,75 @@
+"""AIND players as gridarena bots: :class:`AindBot` (the registry's ``aind``, ``mm_*`` and ``ab_*`` build it).
+
+Each move builds an AIND board of the reference state, so any object with AIND's
+``get_move(game, time_left)`` plays in the arena: AIND's own agents, an agent file's, or ours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any
+
+from gridarena.core.bot import BaseBot, Decision
+from gridarena.core.clock import TimeControl
+from gridarena.core.types import Game, GameState
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, IsolationPlayer
+from gridarena.games.isolation.aind.board import NO_MOVE, TimeLeft, board_from_state
+from gridarena.games.isolation.rules import Cell, State
+
+
+class _Seat:
+    """The opponent's stand-in on a bot's AIND board: hashable, distinct, never asked to move."""
+
+    def __repr__(self) -> str:
+        return "opponent"
+
+
+def clock_time_left(clock: TimeControl) -> TimeLeft:
+    """AIND's ``time_left()`` in ms from a time control; a spent node budget reads as ``-inf``.
+
+    >>> left = clock_time_left(TimeControl(nodes=1)); left() == math.inf, left() == -math.inf
+    (True, True)
+    """
+
+    def time_left() -> float:
+        clock.count += 1
+        if clock.nodes is not None and clock.count > clock.nodes:
+            return -math.inf
+        return clock.time_left() * 1000.0
+
+    return time_left
+
+
+class AindBot(BaseBot):
+    """An AIND player (anything with ``get_move(game, time_left)``) as a gridarena bot.
+
+    Each move builds an AIND board of the reference state, the bot in its seat; the shuffles draw
+    from the bot's seeded RNG. The time control's ``depth`` caps an AlphaBetaPlayer's iterations.
+    """
+
+    def __init__(self, player: Any, name: str, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.player, self.name = player, name
+
+    def reset(self, game: Game[Any], seat: int, seed: int) -> None:
+        """A new game: the RNG is reseeded, and a player that draws (RandomPlayer) draws from it."""
+        super().reset(game, seat, seed)
+        if hasattr(self.player, "rng"):
+            self.player.rng = self.rng
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        """The AIND player's move on this state, with the completed depth and the node count."""
+        assert isinstance(state, State)
+        opponent: Hashable = _Seat()
+        seats = (self.player, opponent) if state.ply % 2 == 0 else (opponent, self.player)
+        board = board_from_state(state, seats[0], seats[1], rng=self.rng)
+        if isinstance(self.player, AlphaBetaPlayer) and clock.depth is not None:
+            self.player.max_depth = clock.depth
+        row, col = self.player.get_move(board, clock_time_left(clock))
+        info: dict[str, Any] = {}
+        searcher = self.player.player if isinstance(self.player, CpuClock) else self.player
+        if isinstance(searcher, IsolationPlayer):
+            info = {"depth": searcher.completed_depth, "nodes": searcher.nodes}
+        cell: Cell = row * state.width + col if (row, col) != NO_MOVE else -1
+        return Decision(cell, info)
