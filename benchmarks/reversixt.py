@@ -25,20 +25,32 @@ says so and prints our figures alone.
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
 import os
 import random
+import re
+import shlex
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from gridarena.arena.counts import Pentanomial
+from gridarena.arena.elo import EloFigures, figures
+from gridarena.arena.sprt import SprtConfig, sprt
+from gridarena.core.clock import TimeControl, TurnClock
+from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
+from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
@@ -227,11 +239,447 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Sparring over every 2-player competition map (in process, on node, depth or CPU budgets)
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "reversixt"
+#: Every 2-player competition map of the shared data: (name, path below ``SHARED``).
+MAPS_2P: tuple[tuple[str, str], ...] = (
+    ("2023_comp_5_2p", "olekuhlmann-Advanced-Reversi-AI/2023_comp_5_2p.map"),
+    ("comp2024_04_2p", "semmelsamu-reversixt-bot/compMaps/comp2024_04_2p.map"),
+    ("2013_comp_5_2p", "semmelsamu-reversixt-bot/maps/fightclub/2013_comp_5_2p.map"),
+    ("2019_comp_05_2p", "semmelsamu-reversixt-bot/maps/fightclub/2019_comp_05_2p.map"),
+    ("comp2020_02_2p", "semmelsamu-reversixt-bot/maps/fightclub/comp2020_02_2p.map"),
+    ("2016_comp_13_2p", "marcluque-Reversi-AI/replay-example/map0.map"),  # the RWTH 2020 tournament's map0
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A bot spec and its budget: per move ``N`` nodes (playouts for mcts), ``dN`` plies or ``Xs`` CPU
+    seconds, or ``aX`` an account on the CPU clock that gains X seconds a move and carries over (the
+    reference server's rule, spec 9.5; the bot is told ``account:X``, a late answer loses the game)."""
+
+    spec: str
+    budget: str
+
+    @classmethod
+    def parse(cls, text: str, default: str) -> Player:
+        """``best#20000``, ``best_v1#d6``, ``mcts#0.2s``, ``best#a0.5``; without ``#`` the default budget."""
+        spec, _, budget = text.partition("#")
+        return cls(spec, budget or default)
+
+    @property
+    def increment(self) -> float | None:
+        """The account's increment (``aX``), None for per-move budgets."""
+        return float(self.budget[1:]) if self.budget.startswith("a") else None
+
+    def clock(self, account: float = 0.0) -> TimeControl:
+        """A fresh time control of the budget (CPU seconds run on this thread's clock); ``account``:
+        the seconds an account holds now."""
+        if self.increment is not None:
+            now = time.thread_time()
+            return TurnClock(
+                deadline=now + account - safety_margin(account), clock=time.thread_time, limit=account
+            )
+        if self.budget.endswith("s"):
+            seconds = float(self.budget[:-1])
+            return TimeControl(deadline=time.thread_time() + seconds, clock=time.thread_time)
+        if self.budget.startswith("d"):
+            return TimeControl(depth=int(self.budget[1:]))
+        return TimeControl(nodes=int(self.budget))
+
+
+def opening(game: ReversiXT, plies: int, seed: int) -> list[Any]:
+    """``plies`` random moves from the start (fewer if the game would end), the same for both seats."""
+    rng, state, moves = random.Random(seed), game.new_initial_state(), []
+    for _ in range(plies):
+        if state.is_terminal() or state.phase != 1:
+            break
+        moves.append(rng.choice(state.legal_actions()))
+        state = state.apply_action(moves[-1])
+    return moves
+
+
+def play_game(
+    game: ReversiXT, players: tuple[Player, Player], moves: list[Any], seed: int
+) -> tuple[float, float]:
+    """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss). On an
+    account (``aX``) an answer after the account is spent loses the game."""
+    bots = [make_bot(game, p.spec) for p in players]
+    accounts = [0.0, 0.0]
+    for seat, bot in enumerate(bots):
+        bot.reset(game, seat, seed + seat)
+        increment = players[seat].increment
+        if increment is not None and hasattr(bot, "time_control"):
+            bot.time_control = f"account:{increment:g}"
+    state = game.new_initial_state()
+    for move in moves:
+        state = state.apply_action(move)
+    while not state.is_terminal():
+        seat = state.current_player()
+        increment = players[seat].increment
+        accounts[seat] += increment or 0.0
+        start = time.thread_time()
+        decision = bots[seat].act(state, players[seat].clock(accounts[seat]))
+        accounts[seat] -= time.thread_time() - start
+        if increment is not None and accounts[seat] < 0:
+            return (0.0, 1.0) if seat == 0 else (1.0, 0.0)  # a time forfeit
+        state = state.apply_action(decision.action)
+    ranks = state.ranks()
+    return tuple(1.0 if r < other else 0.5 if r == other else 0.0 for r, other in (ranks, ranks[::-1]))  # type: ignore[return-value]
+
+
+def play_pair(task: tuple[str, str, Player, Player, int, int]) -> tuple[str, int, float, float]:
+    """Both seats of one opening: the candidate's points in each game."""
+    name, path, candidate, other, plies, seed = task
+    game = ReversiXT(path)
+    moves = opening(game, plies, seed)
+    first = play_game(game, (candidate, other), moves, seed)[0]
+    second = play_game(game, (other, candidate), moves, seed)[1]
+    return name, seed, first, second
+
+
+def competition_maps(only: str | None) -> list[tuple[str, Path]]:
+    """The 2-player competition maps found in the shared data (``only``: comma-separated names)."""
+    wanted = None if only is None else {name.strip() for name in only.split(",")}
+    return [
+        (n, SHARED / rel) for n, rel in MAPS_2P if (SHARED / rel).exists() and (wanted is None or n in wanted)
+    ]
+
+
+def spar(
+    candidate: Player, other: Player, pairs: int, plies: int, seed: int, workers: int, test: str,
+    only: str | None = None,
+) -> None:  # fmt: skip
+    """Pairs of games (both seats) on every 2-player competition map, round robin over the maps, until
+    the SPRT over all maps decides or ``pairs`` per map are played; Elo per map and over all."""
+    maps = competition_maps(only)
+    if not maps:
+        print(f"no maps found at {SHARED}: no sparring")
+        return
+    config = SprtConfig.parse(test, model="logistic")
+    tasks = [
+        (name, str(path), candidate, other, plies, seed * 100_000 + i)
+        for i in range(pairs)
+        for name, path in maps
+    ]
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in maps}
+    decision = None
+    print(
+        f"{candidate.spec} ({candidate.budget}) against {other.spec} ({other.budget}): {len(maps)} maps, "
+        f"{plies} random opening plies, up to {pairs} pairs a map, SPRT {config.spec()} (logistic Elo)"
+    )
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for done, (name, _, first, second) in enumerate(pool.imap(play_pair, tasks), start=1):
+            results[name].append((first, second))
+            if done % len(maps) == 0:
+                every = [pair for rows in results.values() for pair in rows]
+                result = sprt(config, Pentanomial.from_pairs(every))
+                print(f"  {done} pairs: LLR {result.llr:+.2f} {result.bounds}", flush=True)
+                if result.decision is not None:
+                    decision = result.decision
+                    pool.terminate()
+                    break
+    print(spar_table(results))
+    every = [pair for rows in results.values() for pair in rows]
+    result = sprt(config, Pentanomial.from_pairs(every))
+    print(
+        f"SPRT {config.spec()}: LLR {result.llr:+.2f}, bounds {result.bounds[0]:+.2f} {result.bounds[1]:+.2f}: "
+        + ({"H1": "accepted (H1)", "H0": "rejected (H0)"}[decision] if decision else "undecided")
+    )
+
+
+def elo_interval(f: EloFigures) -> str:
+    """Elo and its 95 % interval, ``+35 [+12, +60]``; an open end (a score of 0 or 1) is ``inf``."""
+
+    def end(value: float | None, sign: str) -> str:
+        return f"{sign}inf" if value is None else f"{value:+.0f}"
+
+    middle = "inf" if f.elo is None else f"{f.elo:+.0f}"
+    return f"{middle} [{end(f.elo_low, '-')}, {end(f.elo_high, '+')}]"
+
+
+def spar_table(results: dict[str, list[tuple[float, float]]]) -> str:
+    """Per map and over all: pairs, the pentanomial counts, the score and Elo with its 95 % interval."""
+    lines = [f"{'map':<18} {'pairs':>5} {'LL LD DD WD WW':>17} {'score':>7} {'Elo (95 %)':>24}"]
+    rows = [*results.items(), ("all maps", [p for rows in results.values() for p in rows])]
+    for name, pairs in rows:
+        if not pairs:
+            continue
+        penta = Pentanomial.from_pairs(pairs)
+        f = figures(penta)
+        counts = " ".join(f"{c:>2}" for c in penta.counts)
+        lines.append(f"{name:<18} {len(pairs):>5} {counts:>17} {100 * f.score:>6.1f}% {elo_interval(f):>24}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The reference setup: our server and two clients, processes on loopback, every 2-player map
+
+
+GRIDARENA = [sys.executable, "-m", "gridarena"]
+EXTERNAL_START = 3.0
+"""Seconds another program (``cmd:...``) is given to start and connect before the next client."""
+_ANSWER = re.compile(r"Answer from player (\d+) for move \d+ was .*time left: (\d+) msecs")
+
+
+@dataclass(frozen=True)
+class NetGame:
+    """One game over the server: the scores and statuses by player, and each player's least account
+    left after an answer (ms, from the server's trace)."""
+
+    scores: tuple[int, ...]
+    statuses: tuple[str, ...]
+    least_left_ms: tuple[int | None, ...]
+    seconds: float
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float) -> None:
+    """Read ``proc``'s stderr until a line contains ``text`` (the client says it connected)."""
+    assert proc.stderr is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            raise RuntimeError(f"client ended before '{text}' (exit {proc.wait()})")
+        if text in line:
+            return
+    raise RuntimeError(f"client did not say '{text}' within {timeout:g} s")
+
+
+def net_game(map_path: Path, bots: tuple[str, ...], seconds: float, workdir: Path) -> NetGame:
+    """``gridarena reversixt server --time SECONDS --depth 0`` and one client per bot, player 1 first."""
+    port = free_port()
+    result, trace = workdir / f"result-{port}.txt", workdir / f"trace-{port}.log"
+    start = time.perf_counter()
+    server = subprocess.Popen(
+        [*GRIDARENA, "reversixt", "server", "--map", str(map_path), "--port", str(port), "--time", f"{seconds:g}",
+         "--depth", "0", "--result", str(result), "--trace", str(trace), "--quiet", "--wait", "600"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    clients: list[subprocess.Popen[str]] = []
+    try:
+        for bot in bots:  # the connection order gives the player numbers
+            if bot.startswith("cmd:"):  # another program: a command line with {port}, given time to connect
+                command = shlex.split(bot[4:].replace("{port}", str(port)))
+                client = subprocess.Popen(
+                    command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+                )
+                clients.append(client)
+                time.sleep(EXTERNAL_START)
+                continue
+            client = subprocess.Popen(
+                [*GRIDARENA, "reversixt", "client", "--port", str(port), "--bot", bot, "--wait", "120"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            clients.append(client)
+            wait_for_line(client, "connected to", 300)
+        for client in clients:
+            assert client.stderr is not None
+            client.stderr.read()  # drain until it ends
+            client.wait(timeout=3600)
+        server.wait(timeout=600)
+    finally:
+        procs: list[subprocess.Popen[Any]] = [*clients, server]
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    rows = [line.split("\t") for line in result.read_text().splitlines()[1:] if line.strip()]
+    least: list[int | None] = [None] * len(rows)
+    for line in trace.read_text().splitlines():
+        found = _ANSWER.search(line)
+        if found:
+            k, left = int(found.group(1)) - 1, int(found.group(2))
+            seen = least[k]
+            least[k] = left if seen is None else min(seen, left)
+    return NetGame(
+        tuple(int(r[1]) for r in rows), tuple(r[3] for r in rows), tuple(least), time.perf_counter() - start
+    )
+
+
+def net_pair(task: tuple[str, str, str, str, float, str]) -> tuple[str, NetGame, NetGame]:
+    """Both seats on one map: the candidate first, then second."""
+    name, path, candidate, other, seconds, workdir = task
+    first = net_game(Path(path), (candidate, other), seconds, Path(workdir))
+    second = net_game(Path(path), (other, candidate), seconds, Path(workdir))
+    return name, first, second
+
+
+def points(game: NetGame, seat: int) -> float:
+    """The candidate's points in ``seat``: a disqualified player scores nothing and ranks last."""
+    mine, theirs = game.scores[seat], game.scores[1 - seat]
+    ok_mine, ok_theirs = game.statuses[seat] == "ok", game.statuses[1 - seat] == "ok"
+    if ok_mine != ok_theirs:
+        return 1.0 if ok_mine else 0.0
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def server_benchmark(
+    candidate: str, other: str, seconds: float, rounds: int, workers: int, test: str, only: str | None = None
+) -> None:
+    """The issue's must-hold: ``candidate`` against ``other`` on our server, every 2-player competition
+    map, both seats, ``seconds`` a move, depth 0; Elo per map and over all, the SPRT's verdict, the
+    forfeits and the least account each side kept."""
+    maps = competition_maps(only)
+    if not maps:
+        print(f"no maps found at {SHARED}: nothing to play")
+        return
+    config = SprtConfig.parse(test, model="logistic")
+    print(
+        f"{candidate} against {other} on our server, {seconds:g} s a move, depth 0: {len(maps)} maps, "
+        f"{rounds} round(s) of both seats, {workers} game(s) at once; SPRT {config.spec()} (logistic Elo)",
+        flush=True,
+    )
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in maps}
+    forfeits: list[str] = []
+    reserve: dict[str, list[int]] = {"candidate": [], "other": []}
+    with tempfile.TemporaryDirectory() as workdir:
+        tasks = [
+            (name, str(path), candidate, other, seconds, workdir)
+            for _ in range(rounds)
+            for name, path in maps
+        ]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for name, first, second in pool.imap_unordered(net_pair, tasks):
+                results[name].append((points(first, 0), points(second, 1)))
+                for game, seat in ((first, 0), (second, 1)):
+                    for k, who in ((seat, "candidate"), (1 - seat, "other")):
+                        if game.statuses[k] != "ok":
+                            forfeits.append(f"{name}: {who} {game.statuses[k]}")
+                        if game.least_left_ms[k] is not None:
+                            reserve[who].append(int(game.least_left_ms[k]))  # type: ignore[arg-type]
+                print(
+                    f"  {name}: {first.scores} ({first.seconds:.0f} s), {second.scores} ({second.seconds:.0f} s)",
+                    flush=True,
+                )
+    print(spar_table(results))
+    every = [pair for rows in results.values() for pair in rows]
+    result = sprt(config, Pentanomial.from_pairs(every))
+    verdict = {"H1": "accepted (H1)", "H0": "rejected (H0)", None: "undecided"}[result.decision]
+    print(
+        f"SPRT {config.spec()}: LLR {result.llr:+.2f} (bounds {result.bounds[0]:+.2f}, {result.bounds[1]:+.2f}): {verdict}"
+    )
+    print(
+        f"time forfeits and other disqualifications: {len(forfeits)}"
+        + (": " + "; ".join(forfeits) if forfeits else "")
+    )
+    for who, name in (("candidate", candidate), ("other", other)):
+        left = reserve[who]
+        if left:
+            print(
+                f"least account left after an answer, {name}: min {min(left)} ms, median of games "
+                f"{statistics.median(left):.0f} ms (over {len(left)} games)"
+            )
+
+
+#: The largest maps of the shared data (2 to 8 players), for the clock check of :func:`reserve_check`.
+LARGE_MAPS: tuple[tuple[str, str], ...] = (
+    (
+        "RWTH 50x50 8p",
+        "semmelsamu-reversixt-bot/maps/matchpoint/frequentlyPlayed/20210622-RWTH-50_50_8_25_rnd_1.map",
+    ),
+    ("comp2024_04_8p (46x46)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_8p.map"),
+    ("comp2024_04_4p (46x46)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_4p.map"),
+    ("comp2024_04_2p (32x32)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_2p.map"),
+)
+
+
+def reserve_check(bot: str, seconds: float) -> None:
+    """``bot`` as player 1 on each of the largest maps, against ``random`` in every other seat, on our
+    server at ``seconds`` a move, depth 0: its status and the least account it kept after an answer."""
+    print(f"{bot} as player 1 on our server, {seconds:g} s a move, depth 0, random in the other seats")
+    print(f"{'map':<24} {'players':>7} {'status':>8} {'least account left':>19} {'game (s)':>9}")
+    with tempfile.TemporaryDirectory() as workdir:
+        for label, rel in LARGE_MAPS:
+            path = SHARED / rel
+            if not path.exists():
+                print(f"{label:<24} (map not found)")
+                continue
+            players = read_map(path).players
+            game = net_game(path, (bot, *["random"] * (players - 1)), seconds, Path(workdir))
+            left = game.least_left_ms[0]
+            shown = "-" if left is None else f"{left} ms"
+            print(
+                f"{label:<24} {players:>7} {game.statuses[0]:>8} {shown:>19} {game.seconds:>9.0f}", flush=True
+            )
+    print()
+
+
+MEMORY_RUN = """
+import json, sys, time
+from gridarena.core.clock import TurnClock
+from gridarena.core.registry import make_bot
+from gridarena.games.reversixt.formats import parse_map
+from gridarena.games.reversixt.rules import ReversiXT
+
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+
+side, bot = int(sys.argv[1]), sys.argv[2]
+warm = ReversiXT("sampler")
+first = make_bot(warm, bot)
+first.warm_up(warm)  # the client does this before it connects
+base = peak()
+rows = [["0"] * side for _ in range(side)]
+c = side // 2
+rows[c - 1][c - 1] = rows[c][c] = "1"
+rows[c - 1][c] = rows[c][c - 1] = "2"
+text = f"2\\n0\\n1 2\\n{side} {side}\\n" + "\\n".join(" ".join(r) for r in rows) + "\\n"
+t = time.perf_counter()
+game = ReversiXT.from_map(parse_map(text))
+state = game.new_initial_state()
+ready = time.perf_counter() - t
+t = time.perf_counter()
+player = make_bot(game, bot)
+player.reset(game, 0, 1)
+player.warm_up(game)
+built = time.perf_counter() - t
+t = time.perf_counter()
+player.act(state, TurnClock(deadline=time.perf_counter() + 1.0, limit=2.0))
+print(json.dumps({"base": base, "peak": peak(), "state": ready, "bot": built, "move": time.perf_counter() - t}))
+"""
+
+
+def memory_part(bot: str) -> None:
+    """The client's memory and start-up per map size: a square board with the Othello start, the
+    map read and the game's state built, the bot's tables built, one move at 1 s; in a fresh
+    process each (after the warm-up the client does before connecting)."""
+    print(
+        f"{'map':>11} {'peak MB':>8} {'of it, the map':>15} {'state (s)':>10} {'bot (s)':>8} {'move (s)':>9}"
+    )
+    for side in (50, 100, 250, 500, 1000):
+        out = subprocess.run(
+            [sys.executable, "-c", MEMORY_RUN, str(side), bot], capture_output=True, text=True, check=True
+        ).stdout
+        r = json.loads(out)
+        label = f"{side}x{side}"
+        print(
+            f"{label:>11} {r['peak']:>8.0f} {r['peak'] - r['base']:>15.0f} {r['state']:>10.2f} {r['bot']:>8.2f} {r['move']:>9.2f}"
+        )
+    print("(peak: the process's VmHWM; of it, the map: above the process with its kernels loaded)\n")
+
+
 FIRST_CALLS = """
 import time
 t = time.perf_counter()
+from gridarena.arena.counts import Pentanomial
+from gridarena.arena.elo import EloFigures, figures
+from gridarena.arena.sprt import SprtConfig, sprt
+from gridarena.core.clock import TimeControl, TurnClock
+from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
+from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.rules import ReversiXT
 game = ReversiXT("othello8")
@@ -267,8 +715,47 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=("compile", "perft", "depth"))
+    parser.add_argument(
+        "--only", choices=("compile", "perft", "depth", "memory", "reserve", "spar", "server")
+    )
+    parser.add_argument(
+        "--move-seconds", type=float, default=2.0, help="server: seconds a move (the account's increment)"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="server: rounds of both seats on every map")
+    parser.add_argument("--maps", help="spar, server: only these maps (comma-separated names of MAPS_2P)")
+    parser.add_argument("--candidate", default="best#20000", help="spar: the bot under test, spec#budget")
+    parser.add_argument("--against", default="best_v1#20000", help="spar: its opponent, spec#budget")
+    parser.add_argument("--pairs", type=int, default=40, help="spar: pairs (both seats) per map at most")
+    parser.add_argument("--plies", type=int, default=4, help="spar: random opening plies")
+    parser.add_argument("--workers", type=int, default=1, help="spar: games at once")
+    parser.add_argument("--sprt", default="0,20,0.05,0.05", help="spar: elo0,elo1,alpha,beta (logistic Elo)")
     args = parser.parse_args()
+    if args.only == "reserve":
+        reserve_check(args.candidate.partition("#")[0], args.move_seconds)
+        return
+    if args.only == "server":
+        server_benchmark(
+            args.candidate.partition("#")[0],
+            args.against.partition("#")[0],
+            args.move_seconds,
+            args.rounds,
+            args.workers,
+            args.sprt,
+            args.maps,
+        )
+        return
+    if args.only == "spar":
+        spar(
+            Player.parse(args.candidate, "20000"),
+            Player.parse(args.against, "20000"),
+            args.pairs,
+            args.plies,
+            args.seed,
+            args.workers,
+            args.sprt,
+            args.maps,
+        )
+        return
     if not DATA.is_dir():
         print(f"shared data not found at {DATA}: only the Othello start is measured")
     if args.only in (None, "compile"):
@@ -277,6 +764,8 @@ def main() -> None:
         perft_part(args.repeat)
     if args.only in (None, "depth"):
         depth_part(args.seconds, args.positions, args.seed)
+    if args.only in (None, "memory"):
+        memory_part(args.candidate.partition("#")[0])
 
 
 if __name__ == "__main__":

@@ -125,6 +125,8 @@ _GAME_BOTS: dict[str, dict[str, str | BotEntry]] = {
         "paranoid": "gridarena.games.reversixt.bots:make_paranoid_bot",
         "brs": "gridarena.games.reversixt.bots:make_brs_bot",
         "best": "gridarena.games.reversixt.bots:make_best_bot",
+        "best_v1": "gridarena.games.reversixt.bots:make_best_v1_bot",
+        "mcts": "gridarena.games.reversixt.bots:make_mcts_bot",
     },
     "slidingpuzzle": {
         "solver": BotEntry(

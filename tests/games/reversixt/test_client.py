@@ -211,7 +211,7 @@ def test_wait_retries_a_refused_connection_until_the_server_is_up() -> None:
     assert all(r.finished for r in asyncio.run(scenario()))
 
 
-def test_registered_search_bots_play_through_the_client_within_the_depth_byte() -> None:
+def test_registered_search_bots_play_through_the_client_within_the_depth_byte(search_kernels: None) -> None:
     from net_harness import DepthRecorder, run_games
 
     from gridarena.games.reversixt.client import ClientConfig as Config

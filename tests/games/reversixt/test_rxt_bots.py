@@ -152,10 +152,10 @@ def test_swap_term_gives_the_larger_colour_to_who_can_reach_more_swap_fields() -
     b.load(game.new_initial_state())
     ws = 8 + ((1024 * 4 // 12) * 56) // 1024  # the stone weight at 4 stones on 12 fields
     for r, d, ctrl in ((1, -2, 1), (2, 2, -1)):
-        term = S.swap_term(b.cells, b.geo, b.st, r, 0, engine.swaps, engine.ctl)
+        term = S.swap_term(b.cells, b.geo, b.st, r, engine.swaps, engine.ctl)
         assert term == ws * (ctrl * abs(d) - d)  # the stone difference d replaced by ctrl * |d|
     engine.ctl[S.W_SWAP] = 2  # half way
-    assert S.swap_term(b.cells, b.geo, b.st, 1, 0, engine.swaps, engine.ctl) == ws * 4 // 2
+    assert S.swap_term(b.cells, b.geo, b.st, 1, engine.swaps, engine.ctl) == ws * 4 // 2
 
 
 def test_swap_term_is_zero_without_swap_fields_and_beyond_two_players() -> None:

@@ -29,7 +29,18 @@ from gridarena.core.bot import Bot
 from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
-from gridarena.games.reversixt.formats import MapFormatError, decode_map, parse_map
+from gridarena.games.reversixt.capture import candidates, captures, is_valid_placement, stone_counts
+from gridarena.games.reversixt.formats import (
+    BONUS,
+    CHOICE,
+    EXPANSION,
+    HOLE,
+    MapFormatError,
+    Move,
+    decode_map,
+    is_stone,
+    parse_map,
+)
 from gridarena.games.reversixt.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
@@ -37,19 +48,29 @@ from gridarena.games.reversixt.protocol import (
     EndGame,
     EndPhase1,
     Group,
-    MapData,
     MessageType,
     MoveAnnouncement,
     MoveAnswer,
     MoveRequest,
-    PlayerNumber,
     ProtocolError,
     encode,
+    message_type,
     read_message,
 )
-from gridarena.games.reversixt.rules import PHASE_OVER, PHASE_STONES, ReversiState, ReversiXT, wire_move
+from gridarena.games.reversixt.rules import (
+    BONUS_OVERRIDE,
+    PHASE_BOMBS,
+    PHASE_OVER,
+    PHASE_STONES,
+    ReversiState,
+    ReversiXT,
+    wire_move,
+)
 
 log: Final = logging.getLogger("gridarena.reversixt.client")
+
+INBOX_LIMIT: Final = 4096
+"""Frames read ahead of the game (the server sends little unasked; a flood waits in the socket)."""
 
 
 class ClientError(GridArenaError):
@@ -98,6 +119,7 @@ class ClientResult:
     moves: int
     disqualified: bool
     finished: bool  # END2 received
+    least_left_ms: float | None = None  # the smallest account left after an answer, as we measured it
 
 
 def turn_clock(request: MoveRequest, fallback: float, received: float | None = None) -> TurnClock:
@@ -123,8 +145,79 @@ def turn_clock(request: MoveRequest, fallback: float, received: float | None = N
     return TurnClock(depth=depth)
 
 
+def quick_move(state: ReversiState, deadline: float) -> Move:
+    """A legal move found fast, for a request the bot cannot answer in time (not ready yet, or still
+    searching past an earlier deadline).
+
+    Phase 1: the valid placements met first (near the opponents' stones, lazily, at most until
+    ``deadline``, a ``time.perf_counter`` value), the one capturing most, a move without an
+    override stone before one with; a choice swaps with the player holding most stones, a bonus
+    takes an override stone. Phase 2: a bomb on the first stone of the opponent with most stones.
+    Never lists every valid move, so it stays fast on the largest boards.
+    """
+    game, cells, k = state.game, state.cells, state.mover
+    counts = stone_counts(cells, state.players)
+    if state.phase == PHASE_BOMBS:
+        leader = max((p for p in range(1, state.players + 1) if p != k), key=lambda p: counts[p - 1])
+        target = cells.find(bytes([leader]))
+        if target < 0:
+            target = next(i for i, c in enumerate(cells) if c != HOLE)
+        return Move(*game.board.xy(target))
+    table, ov = game.steps, state.overrides[k - 1]
+    best: tuple[int, int] | None = None  # (score, cell)
+    for i in candidates(game.arrivals, cells, k, ov):
+        if best is not None and time.perf_counter() >= deadline:
+            break
+        if not is_valid_placement(table, cells, i, k, ov):
+            continue
+        occupied = is_stone(cells[i]) or cells[i] == EXPANSION
+        score = len(captures(table, cells, i, k)) - (1 << 20 if occupied else 0)
+        if best is None or score > best[0]:
+            best = (score, i)
+    if best is None:  # cannot happen while the server asks us (settle found a move): the full list
+        return state.legal_actions()[0]
+    i = best[1]
+    x, y = game.board.xy(i)
+    if cells[i] == CHOICE:
+        return Move(x, y, max(range(1, state.players + 1), key=lambda p: counts[p - 1]))
+    if cells[i] == BONUS:
+        return Move(x, y, BONUS_OVERRIDE)
+    return Move(x, y)
+
+
+#: The project map a bot warms up on before the client connects (its kernels do not depend on the map).
+WARM_UP_MAP: Final = "sampler"
+#: Share of the time left that a request may spend on :func:`quick_move` while the bot gets ready.
+QUICK_SHARE: Final = 0.25
+
+
+async def warm_up_before_connecting(config: ClientConfig) -> float | None:
+    """Compile or load the bot's kernels (its ``warm_up`` on a small map) before anybody can ask us.
+
+    A fresh install compiles for 15 s or more (numba's cache is empty); at 1 s a move the first
+    request would be lost. Returns the seconds it took, None for a bot without a warm-up.
+    """
+    game = ReversiXT(WARM_UP_MAP)
+    bot = make_bot(game, config.bot, extra=config.extra_bots)
+    warm_up = getattr(bot, "warm_up", None)
+    if warm_up is None:
+        return None
+    log.info("bot %s: compiling or loading its kernels before connecting ...", config.bot)
+    start = time.perf_counter()
+    await asyncio.to_thread(warm_up, game)
+    seconds = time.perf_counter() - start
+    log.info("bot %s: kernels ready in %.1f s (before connecting)", config.bot, seconds)
+    return seconds
+
+
 class _Session:
-    """One game over one connection."""
+    """One game over one connection.
+
+    A reader task takes every frame off the socket as it arrives and notes the time, while the work
+    (parsing the map, following announcements, the bot's search) runs in worker threads: so a
+    request's clock starts when the request arrived, even if it waited behind an announcement we
+    were still applying on a large board.
+    """
 
     def __init__(
         self, config: ClientConfig, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -135,42 +228,65 @@ class _Session:
         self.me = 0
         self.moves = 0
         self.disqualified = False
-        self.warming: asyncio.Future[None] | None = None
+        self.ready: asyncio.Future[None] | None = None  # the bot's reset and warm-up for this map
+        # The bot's last search: it may still run after its deadline (see decide).
+        self.thinking: asyncio.Future[Any] | None = None
+        self.inbox: asyncio.Queue[tuple[float, Any]] = asyncio.Queue(maxsize=INBOX_LIMIT)
+        self.least_left_ms: float | None = None
+        self.arrived = 0.0  # when the frame last received arrived (time.perf_counter)
 
     async def send(self, message: Group | MoveAnswer) -> None:
         self.writer.write(encode(message))
         await self.writer.drain()
 
+    async def read_frames(self) -> None:
+        """The reader task: every frame (or the error that ended the stream) with its arrival time."""
+        while True:
+            try:
+                message: Any = await read_message(self.reader, accept=FROM_SERVER)
+            except (ProtocolError, OSError) as exc:
+                await self.inbox.put((time.perf_counter(), exc))
+                return
+            await self.inbox.put((time.perf_counter(), message))
+
     async def receive(self, *expected: MessageType) -> Any:
-        accept = frozenset(expected) if expected else FROM_SERVER
-        try:
-            return await read_message(self.reader, accept=accept)
-        except ConnectionClosedError:
-            raise
-        except ProtocolError as exc:
-            raise ClientError(f"the server broke the protocol: {exc}") from exc
+        """The next frame (its arrival time in ``self.arrived``); a broken stream raises here, in order."""
+        self.arrived, item = await self.inbox.get()
+        if isinstance(item, ConnectionClosedError):
+            raise item
+        if isinstance(item, ProtocolError):
+            raise ClientError(f"the server broke the protocol: {item}") from item
+        if isinstance(item, OSError):
+            raise item
+        kind = message_type(item)
+        if expected and kind not in expected:
+            raise ClientError(
+                f"the server broke the protocol: unexpected message type {int(kind)} "
+                f"({kind.name.lower().replace('_', ' ')}), expected {sorted(int(e) for e in expected)}"
+            )
+        return item
 
     async def handshake(self) -> None:
         await self.send(Group(self.config.group))
-        data: MapData = await self.receive(MessageType.MAP)
+        data = await self.receive(MessageType.MAP)
         try:
-            board = parse_map(decode_map(data.data, "<map message>"), "<map message>", strict=False)
+            board = await asyncio.to_thread(
+                parse_map, decode_map(data.data, "<map message>"), "<map message>", strict=False
+            )
         except MapFormatError as exc:
             raise ClientError(f"the server's map cannot be read: {exc}") from exc
-        number: PlayerNumber = await self.receive(MessageType.PLAYER)
+        number = await self.receive(MessageType.PLAYER)
         if not 1 <= number.player <= board.players:
             raise ClientError(
                 f"the server gave us player number {number.player} on a {board.players}-player map"
             )
         game = ReversiXT.from_map(board)
         self.me = number.player
-        self.state = game.new_initial_state()
+        self.state = await asyncio.to_thread(game.new_initial_state)
         self.bot = make_bot(game, self.config.bot, extra=self.config.extra_bots)
-        self.bot.reset(game, self.me - 1, self.config.seed)
-        warm_up = getattr(self.bot, "warm_up", None)
-        if warm_up is not None:
-            # In a thread, so that a request arriving meanwhile is read and its time noted at once.
-            self.warming = asyncio.ensure_future(asyncio.to_thread(warm_up, game))
+        # The bot's tables for this map (a large map's take seconds) are built in a thread; a request
+        # that comes meanwhile is answered by quick_move.
+        self.ready = asyncio.ensure_future(asyncio.to_thread(self._prepare, self.bot, game))
         log.info(
             "player %d of %d on a %dx%d map, bot %s",
             self.me,
@@ -180,13 +296,26 @@ class _Session:
             self.config.bot,
         )
 
+    def _prepare(self, bot: Bot, game: ReversiXT) -> None:
+        start = time.perf_counter()
+        bot.reset(game, self.me - 1, self.config.seed)
+        warm_up = getattr(bot, "warm_up", None)
+        if warm_up is not None:
+            warm_up(game)
+        log.debug("bot ready for this map after %.0f ms", 1000 * (time.perf_counter() - start))
+
     async def play(self) -> ClientResult:
+        reading = asyncio.ensure_future(self.read_frames())
         try:
             return await self._play()
         finally:
-            if self.warming is not None:  # a game that ended before our first move: let the thread finish
-                with contextlib.suppress(Exception):
-                    await self.warming
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reading
+            for work in (self.ready, self.thinking):  # let a thread still at work finish
+                if work is not None:
+                    with contextlib.suppress(Exception):
+                        await work
 
     async def _play(self) -> ClientResult:
         try:
@@ -202,9 +331,9 @@ class _Session:
                     return self.result(finished=False)
                 raise ClientError(f"the server closed the connection before the game's end ({exc})") from exc
             if isinstance(message, MoveRequest):
-                await self.answer(message)
+                await self.answer(message, self.arrived)
             elif isinstance(message, MoveAnnouncement):
-                self.announced(message)
+                self.state = await asyncio.to_thread(self.announced, self.state, message)
             elif isinstance(message, Disqualification):
                 self.disqualify(message.player)
             elif isinstance(message, EndPhase1):
@@ -218,8 +347,8 @@ class _Session:
             else:
                 raise ClientError(f"the server sent an unexpected {type(message).__name__} during the game")
 
-    async def answer(self, request: MoveRequest) -> None:
-        assert self.state is not None and self.bot is not None
+    async def answer(self, request: MoveRequest, arrived: float) -> None:
+        assert self.state is not None and self.bot is not None and self.ready is not None
         state = self.state
         if state.current_player() != self.me - 1:
             mover = state.current_player() + 1
@@ -227,32 +356,75 @@ class _Session:
                 f"the server asks us (player {self.me}) to move, but our state says "
                 + ("the game is over" if state.is_terminal() else f"player {mover} moves")
             )
-        start = time.perf_counter()
-        if self.warming is not None:  # the first request came before the bot was ready
-            warming, self.warming = self.warming, None
-            await warming
-        clock = turn_clock(request, self.config.fallback_time, received=start)
-        decision = self.bot.act(state, clock)
-        move = decision.action
-        reason = state.illegal_reason(move)
-        if reason is not None:
-            fallback = state.legal_actions()[0]
-            log.warning("bot answered %r (%s); sending %s instead", move, reason, fallback)
-            move = fallback
+        if request.time_ms > 0 and getattr(self.bot, "time_control", "") is None:
+            # The first request offers exactly one increment (spec 9.5); the account carries over.
+            self.bot.time_control = f"account:{request.time_ms / 1000:g}"  # type: ignore[attr-defined]
+        clock = turn_clock(request, self.config.fallback_time, received=arrived)
+        if (
+            not self.ready.done() and request.time_ms > 0
+        ):  # wait a little: a bot without a warm-up is ready at once
+            await asyncio.wait({self.ready}, timeout=QUICK_SHARE * clock.time_left())
+        busy = self.thinking is not None and not self.thinking.done()
+        if (busy or not self.ready.done()) and request.time_ms > 0:
+            left = clock.time_left()
+            move = await asyncio.to_thread(quick_move, state, time.perf_counter() + QUICK_SHARE * left)
+            why = "still searching an earlier request" if busy else "not ready yet"
+            log.info("bot %s: answered %s from the rules (%.0f ms left)", why, move.to_text(), 1000 * left)
+        else:
+            await self.ready
+            if self.thinking is not None:
+                await self.thinking  # an untimed request after a search that ran late: let it end
+            move = await self.decide(state, clock)
         await self.send(MoveAnswer(*move))
         self.moves += 1
+        used = 1000 * (time.perf_counter() - arrived)
+        if request.time_ms > 0:
+            left_ms = request.time_ms - used
+            self.least_left_ms = left_ms if self.least_left_ms is None else min(self.least_left_ms, left_ms)
         log.debug(
             "move %d: (%d,%d,%d) after %.0f ms (offered %d ms, depth %d)",
             self.moves,
             *move,
-            1000 * (time.perf_counter() - start),
+            used,
             request.time_ms,
             request.depth,
         )
 
-    def announced(self, message: MoveAnnouncement) -> None:
-        assert self.state is not None
-        state = self.state
+    async def decide(self, state: ReversiState, clock: TurnClock) -> Move:
+        """The bot's move (in a thread), or a quick legal one when the bot fails or answers illegally."""
+        assert self.bot is not None
+        self.thinking = thinking = asyncio.ensure_future(asyncio.to_thread(self.bot.act, state, clock))
+        if clock.deadline is not None:
+            # The bot is raced against its deadline: a search that cannot stop in time (a move
+            # generation over a huge board full of stones) must not cost the game. Its thread runs
+            # on and its answer is dropped; requests meanwhile are answered from the rules.
+            await asyncio.wait({thinking}, timeout=max(0.0, clock.deadline - time.perf_counter()))
+            if not thinking.done():
+                log.warning("bot %s had no answer at its deadline; answering from the rules", self.config.bot)
+                return await asyncio.to_thread(
+                    quick_move, state, time.perf_counter() + QUICK_SHARE * clock.time_left()
+                )
+        try:
+            decision = await thinking
+        except Exception as exc:  # a broken bot must not cost the game: say so and move
+            log.error(
+                "bot %s failed (%s: %s); answering from the rules", self.config.bot, type(exc).__name__, exc
+            )
+            return await asyncio.to_thread(
+                quick_move, state, time.perf_counter() + QUICK_SHARE * clock.time_left()
+            )
+        move = decision.action
+        reason = state.illegal_reason(move)
+        if reason is not None:
+            fallback = await asyncio.to_thread(
+                quick_move, state, time.perf_counter() + QUICK_SHARE * clock.time_left()
+            )
+            log.warning("bot answered %r (%s); sending %s instead", move, reason, fallback.to_text())
+            return fallback
+        return Move(*move)
+
+    def announced(self, state: ReversiState, message: MoveAnnouncement) -> ReversiState:
+        """The state after an announced move (run in a worker thread: large boards take a while)."""
         if state.current_player() != message.player - 1:
             raise ClientError(
                 f"the server announces a move of player {message.player}, but our state says "
@@ -269,7 +441,7 @@ class _Session:
                 f"the server announces ({message.x},{message.y},{message.special}) "
                 f"for player {message.player}, which our rules refuse: {reason}"
             )
-        self.state = state.apply_action(move)
+        return state.apply_action(move)
 
     def disqualify(self, player: int) -> None:
         assert self.state is not None
@@ -284,7 +456,9 @@ class _Session:
 
     def result(self, *, finished: bool) -> ClientResult:
         assert self.state is not None
-        return ClientResult(self.me, self.state.scores(), self.moves, self.disqualified, finished)
+        return ClientResult(
+            self.me, self.state.scores(), self.moves, self.disqualified, finished, self.least_left_ms
+        )
 
 
 async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -318,8 +492,11 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
 
 
 async def play(config: ClientConfig) -> ClientResult:
-    """Connect, play one game to END2 and close; a refused address raises :class:`ClientError`."""
+    """Warm the bot up, connect, play one game to END2 and close; a refused address raises
+    :class:`ClientError`."""
+    await warm_up_before_connecting(config)
     reader, writer = await connect(config)
+    log.info("connected to %s:%d", config.host, config.port)
     try:
         return await _Session(config, reader, writer).play()
     except OSError as exc:

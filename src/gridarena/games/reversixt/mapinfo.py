@@ -14,6 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
 from gridarena.core.types import JSON
 from gridarena.games.reversixt.formats import (
     BONUS,
@@ -22,9 +26,8 @@ from gridarena.games.reversixt.formats import (
     HOLE,
     INVERSION,
     ReversiMap,
-    is_stone,
 )
-from gridarena.games.reversixt.geometry import step, step_table
+from gridarena.games.reversixt.geometry import arrivals, step_array
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,30 +125,54 @@ class MapInfo:
         return "\n".join(lines)
 
 
+def regions_of(m: ReversiMap) -> tuple[list[Region], list[int]]:
+    """The connected regions of the board graph in reading order of their first field, and the fields
+    each player reaches (the sizes of the regions holding his stones).
+
+    The graph's edges are the step table's (numpy), its components scipy's: a 1000 x 1000 map takes
+    a second and a few hundred MB less than a walk in Python."""
+    n = len(m.cells)
+    table = step_array(m)
+    codes = np.frombuffer(m.cells, dtype=np.uint8)
+    field = np.flatnonzero(codes != HOLE)
+    steps = table != -1
+    starts = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(steps.reshape(n, 8).sum(axis=1), out=starts[1:])
+    targets = (table[steps] >> 3).astype(np.int32)
+    graph = csr_matrix((np.ones(len(targets), dtype=np.int8), targets, starts), shape=(n, n))
+    # Steps step back on every loadable map: the strong components are the regions, and scipy finds
+    # them without the transposed copy that weak components take (100 MB on a 1000 x 1000 map).
+    connection = "weak" if arrivals(m).one_sided else "strong"
+    _, labels = connected_components(graph, directed=True, connection=connection)
+    # Number the regions by their first field in reading order; holes belong to none.
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, labels[field], field)
+    order = np.flatnonzero(first < n)
+    order = order[np.argsort(first[order], kind="stable")]
+    region = np.full(n, -1, dtype=np.int64)
+    region[order] = np.arange(len(order))
+    at = region[labels[field]]
+    count = len(order)
+    sizes = np.bincount(at, minlength=count)
+    expansions = np.bincount(at[codes[field] == EXPANSION], minlength=count)
+    holders = [np.bincount(at[codes[field] == k], minlength=count) > 0 for k in range(1, m.players + 1)]
+    regions = [
+        Region(
+            int(sizes[r]),
+            tuple(k + 1 for k in range(m.players) if holders[k][r]),
+            int(expansions[r]),
+            m.xy(int(first[order[r]])),
+        )
+        for r in range(count)
+    ]
+    reach = [int(sizes[holders[k]].sum()) for k in range(m.players)]
+    return regions, reach
+
+
 def describe(m: ReversiMap) -> MapInfo:
     """The map's description with its regions and reachability."""
-    table = step_table(m)
     cells = m.cells
-    seen = [False] * len(cells)
-    regions: list[Region] = []
-    reach = [0] * m.players
-    for start in range(len(cells)):
-        if cells[start] == HOLE or seen[start]:
-            continue
-        seen[start] = True
-        stack, members = [start], []
-        while stack:
-            i = stack.pop()
-            members.append(i)
-            for d in range(8):
-                pos = step(table, cells, i, d)
-                if pos is not None and not seen[pos[0]]:
-                    seen[pos[0]] = True
-                    stack.append(pos[0])
-        owners = tuple(sorted({cells[i] for i in members if is_stone(cells[i])}))
-        regions.append(Region(len(members), owners, sum(cells[i] == EXPANSION for i in members), m.xy(start)))
-        for k in owners:
-            reach[k - 1] += len(members)
+    regions, reach = regions_of(m)
     counts = Counter(cells)
     turning = 0
     self_loops = 0

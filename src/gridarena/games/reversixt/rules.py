@@ -59,7 +59,7 @@ from gridarena.games.reversixt.formats import (
     symbols_to_cells,
     write_map,
 )
-from gridarena.games.reversixt.geometry import arrivals, step_table
+from gridarena.games.reversixt.geometry import Arrivals, StepTable, arrivals, step_table
 
 BONUS_BOMB: Final = 20
 """Special byte of a bonus move that takes a bomb."""
@@ -129,12 +129,12 @@ class ReversiXT:
         return {"map": self.map, "text": self.text} if self.text else {"map": self.map}
 
     @cached_property
-    def steps(self) -> tuple[int, ...]:
+    def steps(self) -> StepTable:
         """The map's step table (:func:`~gridarena.games.reversixt.geometry.step_table`)."""
         return step_table(self.board)
 
     @cached_property
-    def arrivals(self) -> tuple[tuple[int, ...], ...]:
+    def arrivals(self) -> Arrivals:
         """The cells one step before each cell (:func:`~gridarena.games.reversixt.geometry.arrivals`)."""
         return arrivals(self.board)
 
@@ -516,10 +516,16 @@ class ReversiState(BaseState[Move]):
         return list(self.memo["valid"])
 
     def is_valid_cell(self, i: int) -> bool:
-        """Whether the player to move may place a stone on cell ``i`` (phase-1 rules)."""
-        if "valid_set" not in self.memo:
-            self.memo["valid_set"] = frozenset(self.valid_cells())
-        return i in self.memo["valid_set"]
+        """Whether the player to move may place a stone on cell ``i`` (phase-1 rules).
+
+        One cell is checked on its own unless the valid cells are known already: a server or a
+        client checking one answer on a large board must not list every valid cell for it."""
+        if "valid" in self.memo:
+            if "valid_set" not in self.memo:
+                self.memo["valid_set"] = frozenset(self.memo["valid"])
+            return i in self.memo["valid_set"]
+        k = self.mover
+        return is_valid_placement(self.game.steps, self.cells, i, k, self.overrides[k - 1])
 
 
 def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:

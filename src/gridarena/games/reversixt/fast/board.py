@@ -27,7 +27,7 @@ from gridarena.games.reversixt.fast.layout import (
     SLOTS,
     P,
     geometry,
-    zobrist,
+    status_keys,
 )
 from gridarena.games.reversixt.formats import BONUS, CHOICE, HOLE, ReversiMap
 
@@ -36,6 +36,9 @@ Move = tuple[int, int, int]
 
 MAX_PLY: Final = 128
 """The deepest ply the arrays hold (perft and search)."""
+PLY_MEMORY: Final = 96 << 20
+"""Bytes for the arrays that grow with the plies (moves, their sort keys, the change log): on a large
+board fewer plies fit (a 1000 x 1000 board holds 4), so the memory stays bounded on every legal map."""
 
 
 def pack(cell: int, special: int) -> int:
@@ -61,17 +64,18 @@ class FastBoard:
         self.geo = np.zeros((4, n * 8), dtype=np.int32)
         self.geo[K.PLAIN], self.geo[K.TRANS] = plain, trans
         self.cells = np.frombuffer(m.cells, dtype=np.uint8).copy()
-        self.zc, self.zs = zobrist(n)
+        self.zs = status_keys()
         self.wt = np.zeros(n, dtype=np.int32) if weights is None else weights.astype(np.int32)
         choices, bonuses = m.cells.count(CHOICE), m.cells.count(BONUS)
         self.width = n + choices * (m.players - 1) + bonuses + 8
-        self.max_ply = max(2, min(max_ply, 40_000_000 // (self.width + 2 * n + 2)))
+        per_ply = 12 * self.width + 4 * (2 * n + 2)  # moves (int32), the search's keys (int64), clog (int32)
+        self.max_ply = max(2, min(max_ply, PLY_MEMORY // per_ply - 2))
         self.moves = np.zeros((self.max_ply + 2, self.width), dtype=np.int32)
         self.count = np.zeros(self.max_ply + 2, dtype=np.int64)
         self.index = np.zeros(self.max_ply + 2, dtype=np.int64)
         self.movers = np.zeros(self.max_ply + 2, dtype=np.int64)
         self.saves = np.zeros((self.max_ply + 2, SLOTS), dtype=np.int64)
-        self.clog = np.zeros((self.max_ply + 2) * (2 * n + 2), dtype=np.int64)
+        self.clog = np.zeros((self.max_ply + 2) * (2 * n + 2), dtype=np.int32)  # cell << 8 | code < 2**28
         self.buf = np.zeros(8 * n + 16, dtype=np.int32)
         self.marks = np.zeros(n + 1, dtype=np.int32)
         self.st = np.zeros(SLOTS, dtype=np.int64)
@@ -109,8 +113,7 @@ class FastBoard:
             st[COUNT + k] = int(mine.sum())
             st[POS + k] = int(self.wt[mine].sum())
         st[NONHOLE] = int((self.cells != HOLE).sum())
-        codes = self.cells.astype(np.int64)
-        st[HASH] = int(np.bitwise_xor.reduce(self.zc[np.arange(self.n) * 16 + codes]))
+        st[HASH] = K.hash_cells(self.cells)
         st[CTOP] = 0
 
     # ---- rules -----------------------------------------------------------------------------------
@@ -137,7 +140,7 @@ class FastBoard:
         x, y, special = move
         K.make(
             pack(y * self.map.width + x, special), k, 0, self.cells, self.geo, self.st, self.clog,
-            self.saves, self.wt, self.zc, self.buf, self.marks,
+            self.saves, self.wt, self.buf, self.marks,
         )  # fmt: skip
         self.st[CTOP] = 0  # nothing to undo at the root
         return k
@@ -149,7 +152,7 @@ class FastBoard:
         saved = self.st.copy()
         try:
             leaves = K.perft_loop(
-                depth, self.cells, self.geo, self.st, self.clog, self.saves, self.wt, self.zc,
+                depth, self.cells, self.geo, self.st, self.clog, self.saves, self.wt,
                 self.buf, self.marks, self.moves, self.count, self.index, self.movers,
             )  # fmt: skip
             return int(leaves)

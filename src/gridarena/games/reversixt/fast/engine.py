@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -16,9 +17,10 @@ import numpy as np
 
 from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.board import FastBoard
-from gridarena.games.reversixt.fast.kernels import STEP
 from gridarena.games.reversixt.fast.layout import BOMBS, COUNT, DISQ, OV, PHASE, P
-from gridarena.games.reversixt.formats import CHOICE, HOLE, INVERSION, ReversiMap
+from gridarena.games.reversixt.formats import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION, ReversiMap
+from gridarena.games.reversixt.geometry import step_array
+from gridarena.games.reversixt.timing import Budget, RootView, next_iteration_fits
 
 MAX_DEPTH: Final = 64
 """Deepest iteration (a finished game stops the deepening sooner)."""
@@ -31,7 +33,8 @@ with one, with two, and a field one step from a corner (it hands the corner over
 class SearchResult:
     """What one search found: the move ``(x, y, special)`` (None without one), its value for the
     searcher, the deepest completed depth, nodes and seconds. ``partial``: the move comes from an
-    interrupted deeper iteration, where it beat the previous depth's move searched before it."""
+    interrupted deeper iteration, where it beat the previous depth's move searched before it.
+    ``budget``: the time management's plan for this move, if any."""
 
     move: tuple[int, int, int] | None
     score: int
@@ -39,36 +42,86 @@ class SearchResult:
     nodes: int
     seconds: float
     partial: bool = False
+    budget: Budget | None = None
 
 
 def field_weights(m: ReversiMap, step: np.ndarray) -> np.ndarray:
-    """Static field values from the board's shape: fields that lines cannot pass through are stable.
+    """``best_v1``'s static field values from the board's shape: fields that lines cannot pass through
+    are stable.
 
     An axis (a direction and its opposite) is open at a field when ``step`` leads on both ways; a
     field with no open axis can never be flanked (a corner, also along transitions).
     """
-    n = m.width * m.height
-    weights = np.zeros(n, dtype=np.int32)
-    axes = np.zeros(n, dtype=np.int32)
-    for c in range(n):
-        if m.cells[c] == HOLE:
-            continue
-        axes[c] = sum(1 for d in range(4) if step[c * 8 + d] >= 0 and step[c * 8 + d + 4] >= 0)
-        weights[c] = (CORNER, EDGE_STABLE, EDGE, 0, 0)[axes[c]]
-    for c in range(n):
-        if m.cells[c] != HOLE and axes[c] == 0:
-            for d in range(8):
-                s = step[c * 8 + d]
-                if s >= 0 and axes[s >> 3] > 0:
-                    weights[s >> 3] = min(weights[s >> 3], NEXT_TO_CORNER)
+    steps = step.reshape(m.width * m.height, 8)
+    axes = open_axes(m, step)
+    hole = np.frombuffer(m.cells, dtype=np.uint8) == HOLE
+    weights: np.ndarray = np.array([CORNER, EDGE_STABLE, EDGE, 0, 0], dtype=np.int32)[axes]
+    weights[hole] = 0
+    near = steps[~hole & (axes == 0)].ravel()
+    near = near[near >= 0] >> 3
+    near = near[axes[near] > 0]
+    weights[near] = np.minimum(weights[near], NEXT_TO_CORNER)
     return weights
+
+
+MAP_FIELD_WEIGHTS: Final = (60, 16, 6, 0, 0)
+"""The map-reading evaluation's static weights by open axes (0: a corner, 1, 2, 3, 4): smaller than
+``best_v1``'s, since stability, frontier and the corner-adjacent term now say what they stood for."""
+MAP_WEIGHTS: Final[dict[str, tuple[int, int]]] = {
+    "stable": (48, 24),
+    "frontier": (12, 4),
+    "potential": (6, 2),
+    "corner_next": (80, 20),
+    "bonus": (150, 150),
+    "mobility": (24, 24),
+    "override": (300, 300),
+}
+"""The map-reading evaluation's (early, late) weights per term (:data:`.search.TERMS`), in 64ths of a
+late-game stone; tuned by SPRT over the 2-player competition maps (docs/reversixt.md)."""
+
+
+def open_axes(m: ReversiMap, step: np.ndarray) -> np.ndarray:
+    """Per field, how many of its four axes are open (``step`` leads on both ways); holes: 0."""
+    steps = step.reshape(m.width * m.height, 8)
+    axes: np.ndarray = ((steps[:, :4] >= 0) & (steps[:, 4:] >= 0)).sum(axis=1)
+    return axes
+
+
+def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The map-reading evaluation's static field weights (:data:`MAP_FIELD_WEIGHTS`) and its geometry
+    array ``ev`` (:func:`.search.features`): per field the steps that lead somewhere, the corners (no
+    open axis), the (corner, neighbour with an open axis) pairs, the bonus fields, and the scratch rows
+    of :data:`.search.FEATURES`."""
+    n = m.width * m.height
+    steps = step.reshape(n, 8)
+    axes = open_axes(m, step)
+    field = np.frombuffer(m.cells, dtype=np.uint8) != HOLE
+    weights: np.ndarray = np.array(MAP_FIELD_WEIGHTS, dtype=np.int32)[axes]
+    weights[~field] = 0
+    corners = np.flatnonzero(field & (axes == 0))
+    near = steps[corners]
+    pairs = sorted(
+        {
+            (int(c), int(s) >> 3)
+            for c, row in zip(corners, near, strict=True)
+            for s in row
+            if s >= 0 and axes[s >> 3] > 0
+        }
+    )
+    bonuses = np.flatnonzero(np.frombuffer(m.cells, dtype=np.uint8) == BONUS)
+    ev = np.concatenate([
+        (steps >= 0).sum(axis=1), [len(corners)], corners, [len(pairs)], np.array(pairs, dtype=np.int64).reshape(-1),
+        [len(bonuses)], bonuses, np.zeros(9 * S.FEATURES, dtype=np.int64),
+    ]).astype(np.int64)  # fmt: skip
+    return weights, ev
 
 
 class Engine:
     """One map's fast board, transposition table and history, and the search options.
 
-    ``mode``: ``"paranoid"`` or ``"brs"``; ``evaluation``: ``"strong"`` or ``"trivial"`` (ai_trivial's
-    stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
+    ``mode``: ``"paranoid"`` or ``"brs"``; ``evaluation``: ``"map"`` (the map-reading evaluation,
+    :func:`.search.map_value`, with ``weights`` overriding :data:`MAP_WEIGHTS` per term), ``"strong"``
+    (``best_v1``'s) or ``"trivial"`` (ai_trivial's stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
     elimination rule (:meth:`out_of_reach`) in the bomb phase. ``override_plies``: from this ply on,
     override moves are searched only by a player who has no other move (forward pruning; the
     default searches them everywhere). ``swap_weight``: the two-player swap term
@@ -91,10 +144,15 @@ class Engine:
         swap_weight: int = 4,
         lmr: int = 0,
         lmr2: int = 0,
+        weights: dict[str, tuple[int, int]] | None = None,
+        swap_whole: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
-        probe = FastBoard(m, max_ply=2)
-        self.weights = field_weights(m, probe.geo[STEP])
+        step = step_array(m)
+        if evaluation == "map":
+            self.weights, self.ev = map_tables(m, step)
+        else:
+            self.weights, self.ev = field_weights(m, step), np.zeros(1, dtype=np.int64)
         self.board = FastBoard(m, max_ply=MAX_DEPTH + 2, weights=self.weights)
         b = self.board
         self.keys = np.zeros(b.moves.shape, dtype=np.int64)
@@ -104,7 +162,11 @@ class Engine:
         self.ign = np.zeros(9, dtype=np.int64)
         self.ctl = np.zeros(S.CTL_SLOTS, dtype=np.int64)
         self.ctl[S.MODE] = {"paranoid": S.PARANOID, "brs": S.BRS}[mode]
-        self.ctl[S.EVAL] = {"strong": S.STRONG, "trivial": S.TRIVIAL}[evaluation]
+        self.ctl[S.EVAL] = {"strong": S.STRONG, "trivial": S.TRIVIAL, "map": S.MAP}[evaluation]
+        self.ctl[S.SWAP_WHOLE] = swap_whole
+        terms = {**MAP_WEIGHTS, **(weights or {})}
+        for t, name in enumerate(S.TERMS):
+            self.ctl[S.W2 + 2 * t], self.ctl[S.W2 + 2 * t + 1] = terms[name]
         area = min(b.n, (2 * m.radius + 1) ** 2)
         self.area = area
         self.ctl[S.W_MOB], self.ctl[S.W_OV] = mobility, override_value
@@ -113,7 +175,8 @@ class Engine:
         self.ctl[S.OVERRIDE_PLIES] = override_plies
         self.ctl[S.W_SWAP] = swap_weight
         self.ctl[S.LMR], self.ctl[S.LMR2] = lmr, lmr2
-        self.swaps = np.array([c for c, v in enumerate(m.cells) if v in (CHOICE, INVERSION)], dtype=np.int64)
+        codes = np.frombuffer(m.cells, dtype=np.uint8)
+        self.swaps = np.flatnonzero((codes == CHOICE) | (codes == INVERSION)).astype(np.int64)
         self.ctl[S.MAXPLY] = b.max_ply - 1
         self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
 
@@ -139,6 +202,24 @@ class Engine:
                 ign[k] = 1
         return ign
 
+    def root_view(self, root: int, count: int) -> RootView:
+        """What the time management looks at in the loaded position (its moves in row 0)."""
+        b = self.board
+        codes = np.bincount(b.cells, minlength=16)
+        fields_left = int(codes[EMPTY] + codes[CHOICE] + codes[INVERSION] + codes[BONUS])
+        stones = int(codes[1:9].sum())
+        at = b.cells[b.moves[0, :count] >> 5]
+        return RootView(
+            phase=int(b.st[PHASE]),
+            fields_left=fields_left,
+            active=sum(1 for k in range(1, self.map.players + 1) if not b.st[DISQ + k]),
+            bombs=int(b.st[BOMBS + root]),
+            fill=stones / max(1, stones + fields_left),
+            moves=count,
+            override_moves=int(np.count_nonzero(((at >= 1) & (at <= 8)) | (at == EXPANSION))),
+            swap_moves=int(np.count_nonzero((at == CHOICE) | (at == INVERSION))),
+        )
+
     def search(
         self,
         state: Any,
@@ -146,11 +227,19 @@ class Engine:
         max_depth: int | None = None,
         nodes: int | None = None,
         cpu: bool = False,
+        pace: Callable[[RootView], Budget | None] | None = None,
     ) -> SearchResult:
         """Iterative deepening from a clear-rules state for its player to move, until the deadline
         (a ``time.perf_counter`` value, or with ``cpu`` a ``time.thread_time`` value), ``max_depth``
-        plies or about ``nodes`` nodes."""
+        plies or about ``nodes`` nodes.
+
+        ``pace`` (time management, :mod:`..timing`) sees the root and may set a budget: a target
+        (a new iteration starts only when it is predicted to end before it,
+        :func:`~..timing.next_iteration_fits`) and a hard stop before the deadline; a target of 0
+        answers at once (one legal move)."""
         start = time.perf_counter()
+        clock = time.thread_time if cpu else time.perf_counter
+        began = clock()
         b = self.board
         b.load(state)
         root = b.mover()
@@ -158,36 +247,51 @@ class Engine:
             return SearchResult(None, 0, 0, 0, 0.0)
         count = int(b.count[0])
         w = self.map.width
-        packed = [int(m) for m in b.moves[0, :count]]
         ctl = self.ctl
         ctl[S.ROOT] = root
         ctl[S.NODES] = ctl[S.ABORT] = ctl[S.NEXT_CHECK] = 0
         ctl[S.NODE_LIMIT] = -1 if nodes is None else nodes
         ctl[S.CPU_CLOCK] = int(cpu)
         self.ign[:] = self.out_of_reach(root)
-        best = (packed[0] & S.MOVE_MASK) | (root << S.MOVER_SHIFT)
+        best = (int(b.moves[0, 0]) & S.MOVE_MASK) | (root << S.MOVER_SHIFT)
         score, completed, partial = 0, 0, False
         limit = MAX_DEPTH if max_depth is None else max(1, min(max_depth, MAX_DEPTH))
+        limit = min(limit, int(ctl[S.MAXPLY]))  # deeper iterations would stop at the arrays' last ply
         stop = math.inf if deadline is None else deadline
+        target = math.inf
+        budget = None if pace is None else pace(self.root_view(root, count))
+        if budget is not None:
+            if budget.target <= 0:
+                limit = 0  # nothing to think about: the one move (or the table's best) at once
+            target = began + budget.target
+            stop = min(stop, began + budget.hard)
         self.hist //= 4
+        last, before = 0.0, None  # the seconds of the last two completed iterations
         for depth in range(1, limit + 1):
+            started = clock()
             ctl[S.ROOT_FIRST] = best
             ctl[S.ROOT_MOVE] = best
             ctl[S.HORIZON] = 0
             value = S.search(
-                depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zc, b.zs, b.buf, b.marks, b.moves,
-                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, stop,
+                depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zs, b.buf, b.marks, b.moves,
+                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, self.ev, stop,
             )  # fmt: skip
             if ctl[S.ABORT]:
                 if ctl[S.ROOT_DONE] >= 1 and int(ctl[S.ROOT_MOVE]) != best:
                     best, partial = int(ctl[S.ROOT_MOVE]), True
                 break
+            changed = int(ctl[S.ROOT_MOVE]) != best
             best, score, completed = int(ctl[S.ROOT_MOVE]), int(value), depth
             if not ctl[S.HORIZON]:  # every line reached the end of the game: deeper changes nothing
                 break
+            now = clock()
+            last, before = now - started, (last if depth > 1 else None)
+            if not next_iteration_fits(now - began, last, before, target - began, changed and depth > 1):
+                break  # the next iteration would not end before the target
         cell, special = (best & S.MOVE_MASK) >> 5, best & 31
         move = (cell % w, cell // w, special)
-        return SearchResult(move, score, completed, int(ctl[S.NODES]), time.perf_counter() - start, partial)
+        seconds = time.perf_counter() - start
+        return SearchResult(move, score, completed, int(ctl[S.NODES]), seconds, partial, budget)
 
     def stocks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Override stones and bombs of players 1..p in the loaded position."""

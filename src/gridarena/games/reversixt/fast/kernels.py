@@ -64,9 +64,28 @@ def is_stone(code: int) -> bool:
 
 
 @kernel
-def set_cell(
-    c: int, new: int, cells: np.ndarray, st: np.ndarray, clog: np.ndarray, wt: np.ndarray, zc: np.ndarray
-) -> None:
+def zkey(c: int, code: int) -> int:
+    """The Zobrist key of ``code`` on field ``c``: splitmix64's finaliser of ``c * 16 + code``.
+
+    Computed, not looked up: a table of a key per field and code took 128 MB on a 1000 x 1000 map.
+    The arithmetic is int64 (numba wraps on overflow); the masks make the right shifts logical."""
+    z = np.int64(c * CODES + code + 1) * np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
+    z = (z ^ ((z >> 30) & np.int64(0x3FFFFFFFF))) * np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
+    z = (z ^ ((z >> 27) & np.int64(0x1FFFFFFFFF))) * np.int64(-7723592293110705685)  # 0x94D049BB133111EB
+    return int(z ^ ((z >> 31) & np.int64(0x1FFFFFFFF)))
+
+
+@kernel
+def hash_cells(cells: np.ndarray) -> int:
+    """The fields' part of a position's key: the XOR of every field's :func:`zkey`."""
+    h = np.int64(0)
+    for c in range(len(cells)):
+        h ^= zkey(c, cells[c])
+    return int(h)
+
+
+@kernel
+def set_cell(c: int, new: int, cells: np.ndarray, st: np.ndarray, clog: np.ndarray, wt: np.ndarray) -> None:
     """Change one field, logging the old code and keeping counts, positional sums and the hash."""
     old = int(cells[c])
     clog[st[CTOP]] = (c << 8) | old
@@ -78,7 +97,7 @@ def set_cell(
     if 1 <= new <= 8:
         st[COUNT + new] += 1
         st[POS + new] += wt[c]
-    st[HASH] ^= zc[c * CODES + old] ^ zc[c * CODES + new]
+    st[HASH] ^= zkey(c, old) ^ zkey(c, new)
 
 
 @kernel
@@ -351,7 +370,6 @@ def explode(
     st: np.ndarray,
     clog: np.ndarray,
     wt: np.ndarray,
-    zc: np.ndarray,
     buf: np.ndarray,
     marks: np.ndarray,
 ) -> int:
@@ -385,7 +403,7 @@ def explode(
                     buf[n + tail] = dist + 1
                     tail += 1
     for i in range(tail):
-        set_cell(buf[i], HOLE, cells, st, clog, wt, zc)
+        set_cell(buf[i], HOLE, cells, st, clog, wt)
     for i in range(tail):
         patch_steps(buf[i], cells, geo)
     st[NONHOLE] -= tail
@@ -429,7 +447,6 @@ def make(
     clog: np.ndarray,
     saves: np.ndarray,
     wt: np.ndarray,
-    zc: np.ndarray,
     buf: np.ndarray,
     marks: np.ndarray,
 ) -> None:
@@ -437,7 +454,7 @@ def make(
     _save(st, saves, ply)
     c, s = m >> 5, m & 31
     if st[PHASE] == 2:
-        explode(c, cells, geo, st, clog, wt, zc, buf, marks)
+        explode(c, cells, geo, st, clog, wt, buf, marks)
         st[BOMBS + k] -= 1
         st[LAST] = k
         return
@@ -447,23 +464,23 @@ def make(
     else:
         _occupy(c, geo, 1)
     n = collect_captures(k, c, cells, geo, buf)
-    set_cell(c, k, cells, st, clog, wt, zc)
+    set_cell(c, k, cells, st, clog, wt)
     for i in range(n):
         if cells[buf[i]] != k:
-            set_cell(buf[i], k, cells, st, clog, wt, zc)
+            set_cell(buf[i], k, cells, st, clog, wt)
     p = st[P]
     if code == CHOICE and s != k:
         for x in range(len(cells)):
             v = cells[x]
             if v == k:
-                set_cell(x, s, cells, st, clog, wt, zc)
+                set_cell(x, s, cells, st, clog, wt)
             elif v == s:
-                set_cell(x, k, cells, st, clog, wt, zc)
+                set_cell(x, k, cells, st, clog, wt)
     elif code == INVERSION:
         for x in range(len(cells)):
             v = cells[x]
             if 1 <= v <= p:
-                set_cell(x, v % p + 1, cells, st, clog, wt, zc)
+                set_cell(x, v % p + 1, cells, st, clog, wt)
     elif code == BONUS:
         if s == 20:
             st[BOMBS + k] += 1
@@ -504,7 +521,6 @@ def perft_loop(
     clog: np.ndarray,
     saves: np.ndarray,
     wt: np.ndarray,
-    zc: np.ndarray,
     buf: np.ndarray,
     marks: np.ndarray,
     moves: np.ndarray,
@@ -533,7 +549,7 @@ def perft_loop(
             continue
         m = moves[ply, index[ply]]
         index[ply] += 1
-        make(m, movers[ply], ply, cells, geo, st, clog, saves, wt, zc, buf, marks)
+        make(m, movers[ply], ply, cells, geo, st, clog, saves, wt, buf, marks)
         if depth - ply - 1 == 1:  # the child's moves are the leaves: count them, list nothing
             total += count_next(cells, geo, st)
             unmake(ply, cells, geo, st, clog, saves)

@@ -15,7 +15,8 @@ from typing import Final
 
 import numpy as np
 
-from gridarena.games.reversixt.formats import DX, DY, ReversiMap
+from gridarena.games.reversixt.formats import ReversiMap
+from gridarena.games.reversixt.geometry import plain_and_glue
 
 # Slots of the status vector ``st``. OV, BOMBS, DISQ, COUNT and POS are bases: slot base + k for player k.
 P, RADIUS, PHASE, LAST, HASH, CTOP, SPARE, NONHOLE = range(8)
@@ -31,36 +32,22 @@ OVER: Final = 3
 """``st[PHASE]`` once the game is over (1 and 2 are the phases)."""
 
 CODES: Final = 16
-"""Zobrist keys per field (codes 0..13 used)."""
+"""Codes per field in a Zobrist key (0..13 used)."""
 
 
 def geometry(m: ReversiMap) -> tuple[np.ndarray, np.ndarray]:
-    """The ``plain`` and ``trans`` tables of a map (see the module docstring).
+    """The ``plain`` and ``trans`` tables of a map (see the module docstring; built with numpy by
+    :func:`~gridarena.games.reversixt.geometry.plain_and_glue`, which the clear rules share).
 
     >>> from gridarena.games.reversixt.formats import parse_map
     >>> plain, trans = geometry(parse_map("2 0 0 0 1 2 1 2 0 0 6 <-> 1 0 2"))
     >>> plain.reshape(2, 8)[0].tolist(), int(trans[6]) // 8, int(trans[6]) % 8
     ([-1, -1, 1, -1, -1, -1, -1, -1], 1, 6)
     """
-    n = m.width * m.height
-    plain = np.full(n * 8, -1, dtype=np.int32)
-    for c in range(n):
-        y, x = divmod(c, m.width)
-        for d in range(8):
-            nx, ny = x + DX[d], y + DY[d]
-            if 0 <= nx < m.width and 0 <= ny < m.height:
-                plain[c * 8 + d] = ny * m.width + nx
-    trans = np.full(n * 8, -1, dtype=np.int32)
-    for x1, y1, d1, x2, y2, d2 in m.transitions:
-        a, b = y1 * m.width + x1, y2 * m.width + x2
-        trans[a * 8 + d1] = b * 8 + (d2 + 4) % 8
-        trans[b * 8 + d2] = a * 8 + (d1 + 4) % 8
-    return plain, trans
+    return plain_and_glue(m)
 
 
-def zobrist(n: int, seed: int = 2009) -> tuple[np.ndarray, np.ndarray]:
-    """Random keys: one per (field, code), and 256 for the status (phase, last mover, stock counts)."""
-    rng = np.random.default_rng(seed)
-    cell_keys = rng.integers(1, 2**63 - 1, size=n * CODES, dtype=np.int64)
-    status_keys = rng.integers(1, 2**63 - 1, size=2048, dtype=np.int64)
-    return cell_keys, status_keys
+def status_keys(seed: int = 2009) -> np.ndarray:
+    """Random keys for the status part of a position's key (phase, last mover, stock counts, turn);
+    the fields' keys are computed (``kernels.zkey``)."""
+    return np.random.default_rng(seed).integers(1, 2**63 - 1, size=2048, dtype=np.int64)
