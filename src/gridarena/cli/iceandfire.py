@@ -29,12 +29,10 @@ from gridarena.core.gameclock import TimeSpec, game_clock
 from gridarena.core.play import Recorder, play_game
 from gridarena.core.registry import available_bots, make, make_bot
 from gridarena.core.specs import parse_spec
-from gridarena.games.iceandfire.bots import STANDALONE, CodinGameBot
-from gridarena.games.iceandfire.formats import RULES
+from gridarena.games.iceandfire.bots import STANDALONE
+from gridarena.games.iceandfire.formats import LEAGUES, RULES
 from gridarena.games.iceandfire.mapgen import format_map, generate
-from gridarena.games.iceandfire.protocol import StateBot, serve
-
-LEAGUES = ("wood3", "wood2", "wood1", "bronze")
+from gridarena.games.iceandfire.protocol import CodinGameBot, StateBot, serve
 
 
 def _rules_options(parser: argparse.ArgumentParser) -> None:

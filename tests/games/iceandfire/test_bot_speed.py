@@ -13,7 +13,8 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.games.iceandfire.ai.board import CELLS, ME, OPP, Board
+from gridarena.games.iceandfire.ai.best import BestBot
+from gridarena.games.iceandfire.ai.board import ME, OPP, Board
 from gridarena.games.iceandfire.ai.tactics import (
     INF,
     best_cut,
@@ -24,7 +25,7 @@ from gridarena.games.iceandfire.ai.tactics import (
     summary,
     summary_after,
 )
-from gridarena.games.iceandfire.bots import BestBot
+from gridarena.games.iceandfire.geometry import CELLS
 
 from .test_bots import board_of, positions
 

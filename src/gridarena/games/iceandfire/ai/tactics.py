@@ -14,7 +14,9 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from gridarena.games.iceandfire.ai.board import CELLS, MINE, UNIT_COST, UPKEEP, Board, OutOfTime, xy
+from gridarena.games.iceandfire.ai.board import Board
+from gridarena.games.iceandfire.geometry import CELLS, MINE, UNIT_COST, UPKEEP, xy
+from gridarena.search.errors import SearchAborted
 
 INF = 10**9
 WIN = 10**6
@@ -45,9 +47,9 @@ class Plan:
 
 
 def check_time(board: Board) -> None:
-    """Raise :class:`OutOfTime` if the board's ``abort`` says the turn's hard limit has passed."""
-    if board.abort is not None and board.abort():
-        raise OutOfTime
+    """Raise :class:`SearchAborted` once the board's ``stop`` (the turn's hard limit) has expired."""
+    if board.stop is not None and board.stop.expired():
+        raise SearchAborted("iceandfire: the turn's hard time limit has passed")
 
 
 def chain_search(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
