@@ -7,17 +7,22 @@ one pasted behind a CodinGame submission.
 
 * ``wood3``, ``wood2``, ``wood1``: the league bosses (``ai/bosses.py``, spec 18.2);
 * ``postmortem``: the contest's second place's heuristics (``ai/postmortem.py``);
-* ``best``: ``postmortem``'s turn varied and judged against modelled replies (``ai/best.py``).
+* ``best``: ``postmortem``'s turn varied and judged against modelled replies (``ai/best.py``);
+* ``pusher``: a sparring bot that rushes the enemy HQ along its front line (``ai/pusher.py``);
+* ``climber``: a sparring bot that hill-climbs its own turn with random restarts (``ai/climber.py``).
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from gridarena.core.types import Game
 from gridarena.games.iceandfire.ai.best import BestBot
 from gridarena.games.iceandfire.ai.bosses import Wood1Boss, Wood2Boss, Wood3Boss
+from gridarena.games.iceandfire.ai.climber import ClimberBot
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
+from gridarena.games.iceandfire.ai.pusher import PusherBot
 from gridarena.games.iceandfire.protocol import CodinGameBot
 
 
@@ -36,14 +41,40 @@ def make_wood1_bot(game: Game[Any], seed: int | None = None) -> Wood1Boss:
     return Wood1Boss(seed)
 
 
-def make_postmortem_bot(game: Game[Any], seed: int | None = None) -> PostMortemBot:
-    """Registry factory: the second place's heuristics."""
-    return PostMortemBot(seed)
+def make_postmortem_bot(
+    game: Game[Any], seed: int | None = None, perturb: float = 0.0, variant: int = 0
+) -> PostMortemBot:
+    """Registry factory: the second place's heuristics; ``perturb=0.3,variant=K``: its weights
+    scaled by random factors within 30 % (``variant`` seeds them), another style for sparring."""
+    bot = PostMortemBot(seed)
+    if perturb:
+        bot.perturb(random.Random(variant), perturb)
+        bot.name = f"postmortem~{variant}"
+    return bot
 
 
-def make_best_bot(game: Game[Any], seed: int | None = None) -> BestBot:
-    """Registry factory: the strongest bot by measurement (docs/iceandfire.md)."""
-    return BestBot(seed)
+def make_best_bot(game: Game[Any], seed: int | None = None, **settings: Any) -> BestBot:
+    """Registry factory: the strongest bot by measurement (docs/iceandfire.md).
+
+    ``settings`` change its knobs for ablations and sparring (``best(reach_weight=0)``,
+    ``best(opponent_models='postmortem+pusher')``); see :class:`BestBot`.
+    """
+    bot = BestBot(seed)
+    for key, value in settings.items():
+        bot.configure(key, value)
+    return bot
+
+
+def make_pusher_bot(game: Game[Any], seed: int | None = None) -> PusherBot:
+    """Registry factory: the front-line rusher of the sparring pool."""
+    return PusherBot(seed)
+
+
+def make_climber_bot(game: Game[Any], seed: int | None = None, iterations: int = 120) -> ClimberBot:
+    """Registry factory: the random-restart hill climber of the sparring pool."""
+    bot = ClimberBot(seed)
+    bot.iterations = iterations
+    return bot
 
 
 #: The bots that run standalone behind ``gridarena iceandfire bot NAME``.
@@ -53,4 +84,6 @@ STANDALONE: dict[str, type[CodinGameBot]] = {
     "wood1": Wood1Boss,
     "postmortem": PostMortemBot,
     "best": BestBot,
+    "pusher": PusherBot,
+    "climber": ClimberBot,
 }

@@ -52,6 +52,7 @@ class CodinGameBot(BaseBot):
         #: The turn's time control (its deadline on its own clock, wall or CPU); none: no limit.
         self.control = TimeControl()
         self.turns = 0
+        self.new_game()
 
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
         """A new game: forget the map, read the initial input again on the first turn."""
@@ -63,7 +64,8 @@ class CodinGameBot(BaseBot):
         self.new_game()
 
     def new_game(self) -> None:
-        """Per-game state of a subclass (called by reset, and by the standalone loop once)."""
+        """Per-game state of a subclass (called when the bot is made, by reset, and by the standalone
+        loop once)."""
 
     def start(self, lines: Sequence[str]) -> None:
         """The initial input (mine spots)."""

@@ -8,11 +8,13 @@ heuristics would play it, and two more turn pairs played the same way (docs/icea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from gridarena.games.iceandfire.ai.board import ME, OPP, Board
+from gridarena.core.errors import SpecError
+from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
+from gridarena.games.iceandfire.ai.pusher import PusherBot
 from gridarena.games.iceandfire.ai.tactics import (
     INF,
     WIN,
@@ -21,12 +23,17 @@ from gridarena.games.iceandfire.ai.tactics import (
     chain_steps,
     finisher,
     hq_chain_cost,
+    hq_reach,
+    play_chain,
     territory,
     units_value,
     upkeep_of,
 )
 from gridarena.games.iceandfire.geometry import CELLS, TOWER, UNIT_COST, xy
 from gridarena.search.errors import SearchAborted
+
+#: The opponent models the judge knows.
+MODELS = ("postmortem", "pusher")
 
 
 class BestBot(PostMortemBot):
@@ -72,6 +79,27 @@ class BestBot(PostMortemBot):
     bank_finisher = True
     reply_search = True
     defend_finisher = True
+    #: The opponent models each variant is judged against (``postmortem``, ``pusher``), mixed by
+    #: how well each predicted the opponent so far; each keeps at least ``model_floor`` of the weight.
+    opponent_models: tuple[str, ...] = ("postmortem",)
+    model_floor = 0.25
+    #: How fast the fit forgets (the weight of the past in each update).
+    fit_decay = 0.7
+    #: Turn pairs after the reply for the models other than ``postmortem`` (cheaper models, fewer pairs).
+    other_rollout = 1
+    pusher_model: PusherBot | None = None
+    #: Per model, how well it predicted the opponent's turns (0-1); the predictions of the turn being
+    #: judged and those of the turn played, with the owners after it (to score them next turn).
+    fit: dict[str, float]
+    #: The last turn's distinct variant turns and how many of them were judged (for the benchmarks).
+    distinct = 0
+    judged = 0
+    predicted: dict[str, bytearray]
+    last_predicted: dict[str, bytearray]
+    last_after: bytearray | None
+    #: What a position is marked down by when the opponent's army could take our HQ in two turns
+    #: whatever it plays (half for three turns; see :meth:`hq_danger_of`). 0: not looked at.
+    reach_weight = 0.0
 
     #: Whole-turn variants: the steps each one runs, in order. Each is played on a copy of the
     #: board and judged after the opponent's best reply (:meth:`judge`); the best one is played.
@@ -89,6 +117,25 @@ class BestBot(PostMortemBot):
         ("stop", "defend", "movesc", "spawnc"),
     )
 
+    #: Variants against an army that could reach our HQ within two turns (see :meth:`variants_for`).
+    hq_variants: tuple[tuple[str, ...], ...] = (
+        ("stop", "hqguard", "cuts", "moves", "spawn"),
+        ("hqguard", "moves", "guard", "spawn2"),
+    )
+    #: Play ``hq_variants``: first of all when the HQ is in danger, after the others otherwise.
+    hq_defence = False
+
+    def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
+        """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
+        when the opponent's army could take our HQ within two turns (:func:`hq_reach`), since under
+        time pressure only the first ones are judged."""
+        if not self.hq_defence:
+            return self.variants
+        budget = board.gold[OPP] + 2 * max(0, board.compute_income(OPP))
+        if hq_reach(board, OPP, 2) <= budget:
+            return (*self.hq_variants, *self.variants)
+        return (*self.variants, *self.hq_variants)
+
     def plan(self, board: Board) -> list[str]:
         """A finisher if there is one; else the variant that stands best against the reply.
 
@@ -97,6 +144,7 @@ class BestBot(PostMortemBot):
         ``hard_margin`` before it (:class:`~gridarena.search.errors.SearchAborted`): the work it interrupts is dropped, so a turn
         ends at a bounded time whatever a step or a judgement would have cost.
         """
+        self.observe(board)
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
             return finish.commands
@@ -107,9 +155,10 @@ class BestBot(PostMortemBot):
         done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
         played: dict[tuple[str, ...], tuple[int, Board]] = {}  # distinct turns: the first variant giving each
         self.chosen = -1
+        self.judged = 0
         commands: list[str] = []
         try:
-            for index, steps in enumerate(self.variants):
+            for index, steps in enumerate(self.variants_for(board)):
                 k = len(steps)
                 while steps[:k] not in done:
                     k -= 1
@@ -126,27 +175,74 @@ class BestBot(PostMortemBot):
                 break
         except SearchAborted:
             pass
+        self.distinct = len(played)
         if not played:
             return commands  # even the first variant did not end in time: what it has so far
         # Judging a turn (the opponent's modelled reply) costs most: distinct turns only, in the
         # variants' order (the most useful first), while time remains.
         order = sorted(played.items(), key=lambda item: item[1][0])
-        best: tuple[float, list[str]] | None = None
+        best: tuple[float, list[str], Board, dict[str, bytearray]] | None = None
+        self.judged = 0
         for commands_key, (index, after) in order:
             if best is not None and self.out_of_time(self.stop_margin):
                 break
+            self.predicted = {}
             try:
                 value = self.judge(board, after)
             except SearchAborted:
                 break
+            self.judged += 1
             if best is None or value > best[0]:
-                best = (value, list(commands_key))
+                best = (value, list(commands_key), after, self.predicted)
                 self.chosen = index
         if best is None:  # not one judgement in time: the first variant, unjudged
-            commands_key, (index, _) = order[0]
-            best = (0.0, list(commands_key))
+            commands_key, (index, after) = order[0]
+            best = (0.0, list(commands_key), after, {})
             self.chosen = index
+        self.last_after, self.last_predicted = best[2].owner, best[3]
         return best[1]
+
+    #: The knobs :meth:`configure` may set (the registry's ``best(...)`` settings).
+    SETTINGS = (
+        "opponent_models",
+        "model_floor",
+        "fit_decay",
+        "other_rollout",
+        "reach_weight",
+        "hq_defence",
+        "rollout",
+        "rollout_light",
+        "hq_danger",
+        "stop_margin",
+        "step_margin",
+        "hard_margin",
+    )
+
+    def configure(self, key: str, value: object) -> None:
+        """Set one of :data:`SETTINGS` (``opponent_models`` from ``"postmortem+pusher"``); a
+        :class:`~gridarena.core.errors.SpecError` names an unknown one."""
+        if key not in self.SETTINGS:
+            raise SpecError(f"iceandfire best: unknown setting {key!r}; known: {', '.join(self.SETTINGS)}")
+        if key == "opponent_models":
+            models = tuple(str(value).split("+"))
+            unknown = [m for m in models if m not in MODELS]
+            if unknown or not models:
+                raise SpecError(
+                    f"iceandfire best: opponent models are among {', '.join(MODELS)}, got {value!r}"
+                )
+            setattr(self, key, models)
+        elif isinstance(getattr(self, key), bool):
+            setattr(self, key, value in (True, 1, "1", "true", "yes"))
+        else:
+            setattr(self, key, type(getattr(self, key))(value))
+
+    def new_game(self) -> None:
+        """Forget the map and what the opponent has shown."""
+        super().new_game()
+        self.fit = {}
+        self.predicted = {}
+        self.last_after = None
+        self.last_predicted = {}
 
     def run_steps(self, board: Board, steps: Sequence[str], commands: list[str]) -> Board:
         """Play the named steps on ``board``."""
@@ -178,6 +274,8 @@ class BestBot(PostMortemBot):
                 board = self.hq_tower(board, commands)
             elif step == "guard":
                 board = self.guard(board, commands)
+            elif step == "hqguard":
+                board = self.hq_guard(board, commands)
             elif step == "spawn":
                 board = self.spawn(board, commands)
             elif step == "spawn2":
@@ -190,7 +288,8 @@ class BestBot(PostMortemBot):
         return board
 
     def modelled(self, light: bool = False) -> PostMortemBot:
-        """The opponent model (``light``: without defence, towers and mines, fewer cuts; cheaper)."""
+        """The post-mortem model (``light``: without defence, towers and mines, fewer cuts; cheaper):
+        the opponent's in the judge's first model, and ours in every rollout."""
         if self.model is None:
             self.model = PostMortemBot()
             if self.model_light:
@@ -205,32 +304,55 @@ class BestBot(PostMortemBot):
         self.light_model.turns = self.turns
         return self.light_model
 
-    def reply(self, after: Board, light: bool = False) -> Board:
-        """The board at the start of our next turn if the opponent plays as ``postmortem`` would."""
+    def opponent(self, model: str, light: bool = False) -> BoardBot:
+        """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`) or ``pusher``."""
+        if model == "pusher":
+            if self.pusher_model is None:
+                self.pusher_model = PusherBot()
+            return self.pusher_model
+        return self.modelled(light)
+
+    def reply(self, after: Board, light: bool = False, model: str = "postmortem") -> Board:
+        """The board at the start of our next turn if the opponent plays as ``model`` would."""
         view = after.flipped()
         view.start_turn(ME)
-        _, played = self.modelled(light).play_turn(view)
+        _, played = self.opponent(model, light).play_turn(view)
         back = played.flipped()
         if back.won is None:
             back.start_turn(ME)
         return back
 
     def judge(self, before: Board, after: Board) -> float:
-        """The position after our turn (see :meth:`judge_threat`), or after the modelled reply."""
+        """The position after our turn against each opponent model (see :meth:`judge_model`), mixed
+        by the weights the opponent's play so far gives them (:meth:`model_weights`); minus what its
+        whole army could reach of our HQ in two or three turns, whatever it plays (:meth:`hq_danger_of`)."""
         if self.judge_mode == "threat" or after.won == ME:
             return self.judge_threat(before, after)
-        back = self.reply(after)
-        for k in range(self.rollout):
+        weights = self.model_weights()
+        value = 0.0
+        for model, weight in weights.items():
+            value += weight * self.judge_model(after, model)
+        if self.reach_weight:
+            value -= self.hq_danger_of(after)
+        return value
+
+    def judge_model(self, after: Board, model: str) -> float:
+        """The position after the opponent's reply as ``model`` plays it and ``rollout`` more turn
+        pairs (ours as ``postmortem`` would play, then the model's reply)."""
+        back = self.reply(after, model=model)
+        self.predicted[model] = back.owner
+        rollout = self.rollout if model == "postmortem" else self.other_rollout
+        for k in range(rollout):
             # Look further: we play on as the model would, and the opponent answers again (the last
             # ``rollout_light`` pairs with the light model: errors far ahead weigh less).
             if back.won is not None:
                 break
-            light = k >= self.rollout - self.rollout_light
+            light = k >= rollout - self.rollout_light
             _, ours = self.modelled(light).play_turn(back.copy())
             if ours.won == ME:
                 back = ours
                 break
-            back = self.reply(ours, light)
+            back = self.reply(ours, light, model)
         if back.won == ME:
             return WIN / 4
         if back.won == OPP:
@@ -250,6 +372,37 @@ class BestBot(PostMortemBot):
         if hq_chain_cost(back, OPP, budget) <= budget:
             value -= self.hq_danger
         return value
+
+    def hq_danger_of(self, after: Board) -> float:
+        """How much the opponent's army threatens our HQ after our turn, whatever it plays: ``reach_weight``
+        if its units walking for two turns and its savings take the HQ (:func:`hq_reach`), half of it
+        for three turns, nothing otherwise."""
+        income = max(0, after.compute_income(OPP))
+        for turns, share in ((2, 1.0), (3, 0.5)):
+            if hq_reach(after, OPP, turns) <= after.gold[OPP] + turns * income:
+                return share * self.reach_weight
+        return 0.0
+
+    def model_weights(self) -> dict[str, float]:
+        """Each opponent model's weight: how well it predicted the opponent's turns so far (decayed
+        agreement of the cells each predicted it would take with those it took), at least ``model_floor``."""
+        raw = {m: 0.2 + self.fit.get(m, 0.5) for m in self.opponent_models}
+        total = sum(raw.values())
+        floor = min(self.model_floor, 1.0 / len(raw))
+        return {m: floor + (1.0 - floor * len(raw)) * r / total for m, r in raw.items()}
+
+    def observe(self, board: Board) -> None:
+        """Score each model's prediction of the opponent's last turn against what it did (see
+        :meth:`model_weights`): the agreement of the cells it took with those each model foresaw."""
+        if self.last_after is None or not self.last_predicted:
+            return
+        before = self.last_after
+        taken = {i for i in range(CELLS) if before[i] != OPP and board.owner[i] == OPP}
+        for model, predicted in self.last_predicted.items():
+            foreseen = {i for i in range(CELLS) if before[i] != OPP and predicted[i] == OPP}
+            union = taken | foreseen
+            agreement = len(taken & foreseen) / len(union) if union else 1.0
+            self.fit[model] = self.fit_decay * self.fit.get(model, 0.5) + (1 - self.fit_decay) * agreement
 
     def judge_threat(self, before: Board, after: Board) -> float:
         """The position after our turn, in gold: income lead over the horizon, units, gold, minus the
@@ -342,6 +495,54 @@ class BestBot(PostMortemBot):
             if best[0] > budget:
                 return current
         return current
+
+    def hq_guard(self, board: Board, commands: list[str], turns: int = 2) -> Board:
+        """If the opponent's army could take our HQ within ``turns`` turns whatever our next turn does
+        (its units walking, its savings training: :func:`hq_reach`), what pushes that reach furthest,
+        up to three times until it is out of reach: a tower or a unit near the HQ, or a chain of
+        trains that kills an enemy unit on its way to it."""
+        income = max(0, board.compute_income(OPP))
+        budget = board.gold[OPP] + turns * income
+        if hq_reach(board, OPP, turns) > budget:
+            return board
+        current = board
+        for _ in range(3):
+            best: tuple[int, int, Board, list[str]] | None = None
+            for option, texts in self.hq_guard_options(current):
+                key = (hq_reach(option, OPP, turns), option.gold[ME])
+                if best is None or key > best[:2]:
+                    best = (*key, option, texts)
+            if best is None or best[0] <= hq_reach(current, OPP, turns):
+                return current
+            commands.extend(best[3])
+            current = best[2]
+            if best[0] > budget:
+                break
+        return current
+
+    def hq_guard_options(self, board: Board) -> Iterator[tuple[Board, list[str]]]:
+        """Boards after one defensive action near our HQ, with its commands: a tower or a level-1 or
+        level-2 unit within three cells of it, or the cheapest chain onto an enemy unit within four."""
+        hq, dist = board.hq[ME], board.info.dist
+        for i in range(CELLS):
+            if board.info.void[i] or dist[hq][i] > 3:
+                continue
+            b = board.copy()
+            if b.build(i, TOWER):
+                yield b, ["BUILD TOWER {} {}".format(*xy(i))]
+            b = board.copy()
+            level = b.min_level(i, ME) if b.owner[i] != ME else 1
+            if level and level <= 2 and b.train(i, level):
+                yield b, ["TRAIN {} {} {}".format(level, *xy(i))]
+        chains = chain_search(board, ME, board.gold[ME])
+        for unit in board.units(OPP):
+            if dist[hq][unit] > 4 or chains.cost[unit] > board.gold[ME]:
+                continue
+            steps = chain_steps(chains, board, unit)
+            b = board.copy()
+            played = play_chain(b, steps) if steps else None
+            if played:
+                yield b, played
 
     def guard(self, board: Board, commands: list[str]) -> Board:
         """Towers where they take the most off the opponent's best cut, while that beats their price."""

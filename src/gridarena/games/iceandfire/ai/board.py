@@ -47,6 +47,7 @@ from gridarena.games.iceandfire.geometry import (
 from gridarena.games.iceandfire.geometry import (
     Board as Layout,
 )
+from gridarena.games.iceandfire.protocol import CodinGameBot
 
 ME: Final = 0
 OPP: Final = 1
@@ -496,3 +497,37 @@ def board_from_input(
 
 #: The input's map characters to 1 for an active cell (``O``, ``X``), 0 otherwise.
 _ACTIVE_MARKS: Final = bytes(1 if chr(c) in "OX" else 0 for c in range(256))
+
+
+class BoardBot(CodinGameBot):
+    """A bot that plans on the bots' board: each turn's input becomes a :class:`Board` and
+    :meth:`plan` returns the commands (the map's tables are built on the first turn and kept)."""
+
+    def new_game(self) -> None:
+        """Forget the map."""
+        self.spots: list[int] = []
+        self.info: MapInfo | None = None
+
+    def start(self, lines: Sequence[str]) -> None:
+        """Mine spots."""
+        self.spots = parse_init(lines)
+
+    def turn(self, lines: Sequence[str]) -> str:
+        """Read the input, plan, and return the line."""
+        board = board_from_input(TurnInput.parse(lines), self.spots, self.info, self.rules, self.league)
+        self.info = board.info
+        commands = self.plan(board)
+        return ";".join(commands) if commands else "WAIT"
+
+    def plan(self, board: Board) -> list[str]:
+        """The turn's commands."""
+        return self.play_turn(board)[0]
+
+    def play_turn(self, board: Board) -> tuple[list[str], Board]:
+        """The turn's commands and the board after them (``board`` may be changed): what a bot
+        playing as an opponent model inside another's search answers."""
+        raise NotImplementedError
+
+    def out_of_time(self, margin: float = 0.01) -> bool:
+        """Whether the turn's deadline is less than ``margin`` seconds away (no deadline: never)."""
+        return self.control.time_left() < margin

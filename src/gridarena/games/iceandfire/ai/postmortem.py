@@ -9,16 +9,14 @@ uses it as its model of the opponent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
 
-from gridarena.games.iceandfire.ai.board import ME, OPP, Board, MapInfo, board_from_input, parse_init
+from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
 from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, best_cut, chain_search, finisher
-from gridarena.games.iceandfire.formats import TurnInput
 from gridarena.games.iceandfire.geometry import CELLS, MINE, NEUTRAL, TOWER, UNIT_COST, xy
-from gridarena.games.iceandfire.protocol import CodinGameBot
 
 
-class PostMortemBot(CodinGameBot):
+class PostMortemBot(BoardBot):
     """The contest's second place, as a turn of heuristics (see the module docstring).
 
     Turn flow: (1) a finisher if the gold takes the enemy HQ; (2) cut defence when the opponent's
@@ -48,26 +46,20 @@ class PostMortemBot(CodinGameBot):
     reply_search = False
     defend_finisher = False
 
-    def new_game(self) -> None:
-        """Forget the map."""
-        self.spots: list[int] = []
-        self.info: MapInfo | None = None
+    def perturb(self, rng: random.Random, scale: float) -> None:
+        """Another style for the sparring pool: each weight scaled by a random factor in
+        [1 - ``scale``, 1 + ``scale``], a reserve of gold kept once the armies touch, fewer or more cuts."""
 
-    def start(self, lines: Sequence[str]) -> None:
-        """Mine spots."""
-        self.spots = parse_init(lines)
+        def factor() -> float:
+            return 1.0 + rng.uniform(-scale, scale)
 
-    def turn(self, lines: Sequence[str]) -> str:
-        """Read the input, plan, and return the line."""
-        t = TurnInput.parse(lines)
-        board = board_from_input(t, self.spots, self.info, self.rules, self.league)
-        self.info = board.info
-        commands = self.plan(board)
-        return ";".join(commands) if commands else "WAIT"
-
-    def out_of_time(self, margin: float = 0.01) -> bool:
-        """Whether the turn's deadline is less than ``margin`` seconds away (no deadline: never)."""
-        return self.control.time_left() < margin
+        self.horizon *= factor()
+        self.danger *= factor()
+        self.compact *= factor() * (1.0 + 4.0 * scale * rng.random())
+        self.closer *= factor() * (1.0 + 100.0 * scale * rng.random())
+        self.mine_reserve = round(self.mine_reserve * factor())
+        self.reserve = round(40 * scale * rng.random())
+        self.cut_tries = max(1, round(self.cut_tries * factor()))
 
     # -- the turn -------------------------------------------------------------------------------
 
