@@ -32,6 +32,7 @@ from gridarena.bots.external import ExternalBot
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
+from gridarena.core.specs import split_players
 
 
 def opponent(game: Any, spec: str) -> Any:
@@ -57,7 +58,7 @@ def percentile(values: list[float], q: float) -> float:
 def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
     game = make("iceandfire", rules=args.rules, league=args.league)
     games: list[dict[str, Any]] = []
-    for spec in args.pool.split(","):
+    for spec in split_players(args.pool):
         for k in range(args.seeds):
             seed = args.first_seed + k
             for seat in (0, 1):

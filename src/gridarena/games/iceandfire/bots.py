@@ -65,9 +65,16 @@ def make_best_bot(game: Game[Any], seed: int | None = None, **settings: Any) -> 
     return bot
 
 
-def make_pusher_bot(game: Game[Any], seed: int | None = None) -> PusherBot:
-    """Registry factory: the front-line rusher of the sparring pool."""
-    return PusherBot(seed)
+def make_pusher_bot(
+    game: Game[Any], seed: int | None = None, cuts: bool = False, guard: bool = False
+) -> PusherBot:
+    """Registry factory: the front-line rusher of the sparring pool (``pusher(cuts=1,guard=1)``: it
+    also plays its best cuts and guards its HQ)."""
+    bot = PusherBot(seed)
+    bot.cuts, bot.guard = bool(cuts), bool(guard)
+    if cuts or guard:
+        bot.name = "pusher+"
+    return bot
 
 
 def make_climber_bot(game: Game[Any], seed: int | None = None, iterations: int = 120) -> ClimberBot:

@@ -83,6 +83,10 @@ class BestBot(PostMortemBot):
     #: how well each predicted the opponent so far; each keeps at least ``model_floor`` of the weight.
     opponent_models: tuple[str, ...] = ("postmortem",)
     model_floor = 0.25
+    #: A model other than ``postmortem`` is judged when its weight reaches this (or the HQ is in danger).
+    model_threshold = 0.5
+    #: The models this turn is judged against, with their weights (:meth:`judged_models`).
+    weights: dict[str, float]
     #: How fast the fit forgets (the weight of the past in each update).
     fit_decay = 0.7
     #: Turn pairs after the reply for the models other than ``postmortem`` (cheaper models, fewer pairs).
@@ -151,6 +155,7 @@ class BestBot(PostMortemBot):
         deadline = self.control.deadline
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
+        self.weights = self.judged_models(board)
         # Variants share their first steps: each prefix is played once and kept (boards are copied).
         done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
         played: dict[tuple[str, ...], tuple[int, Board]] = {}  # distinct turns: the first variant giving each
@@ -200,12 +205,40 @@ class BestBot(PostMortemBot):
             best = (0.0, list(commands_key), after, {})
             self.chosen = index
         self.last_after, self.last_predicted = best[2].owner, best[3]
+        self.foresee(best[2])
         return best[1]
+
+    def judged_models(self, board: Board) -> dict[str, float]:
+        """The models this turn's variants are judged against, with their weights: ``postmortem``
+        always, another one when its weight reaches ``model_threshold`` or when the opponent's army
+        could take our HQ within three turns (:func:`hq_reach`): an opponent that plays like
+        ``postmortem`` costs no second judgement, a rusher gets one."""
+        weights = self.model_weights()
+        budget = board.gold[OPP] + 3 * max(0, board.compute_income(OPP))
+        danger = len(weights) > 1 and hq_reach(board, OPP, 3) <= budget
+        chosen = {
+            m: w for m, w in weights.items() if m == "postmortem" or w >= self.model_threshold or danger
+        }
+        total = sum(chosen.values())
+        return {m: w / total for m, w in chosen.items()}
+
+    def foresee(self, after: Board) -> None:
+        """What each model not judged this turn predicts the opponent will do after the turn played
+        (one reply, no rollout), so that :meth:`observe` can score every model next turn; skipped
+        when the turn's time is short."""
+        for model in self.opponent_models:
+            if model in self.last_predicted or self.out_of_time(self.stop_margin):
+                continue
+            try:
+                self.last_predicted[model] = self.reply(after, model=model).owner
+            except SearchAborted:
+                return
 
     #: The knobs :meth:`configure` may set (the registry's ``best(...)`` settings).
     SETTINGS = (
         "opponent_models",
         "model_floor",
+        "model_threshold",
         "fit_decay",
         "other_rollout",
         "reach_weight",
@@ -240,6 +273,7 @@ class BestBot(PostMortemBot):
         """Forget the map and what the opponent has shown."""
         super().new_game()
         self.fit = {}
+        self.weights = {"postmortem": 1.0}
         self.predicted = {}
         self.last_after = None
         self.last_predicted = {}
@@ -328,7 +362,7 @@ class BestBot(PostMortemBot):
         whole army could reach of our HQ in two or three turns, whatever it plays (:meth:`hq_danger_of`)."""
         if self.judge_mode == "threat" or after.won == ME:
             return self.judge_threat(before, after)
-        weights = self.model_weights()
+        weights = self.weights
         value = 0.0
         for model, weight in weights.items():
             value += weight * self.judge_model(after, model)

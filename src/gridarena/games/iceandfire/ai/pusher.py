@@ -9,13 +9,16 @@ mines, every unit and every coin spent on getting nearer the enemy HQ. Each turn
 3. level-1 units trained on the playable cells nearest the enemy HQ, front line first (a level 2 or
    3 where only that enters, and only near the HQ), while the gold lasts; it banks instead when
    the next turn's gold would pay the chain to the HQ.
+
+``cuts=1`` plays its best cuts first and ``guard=1`` guards its HQ against the enemy's finisher: a
+sharper rusher of the same style.
 """
 
 from __future__ import annotations
 
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
-from gridarena.games.iceandfire.ai.tactics import finisher, hq_chain_cost
-from gridarena.games.iceandfire.geometry import CELLS, NEUTRAL, UNIT_COST, xy
+from gridarena.games.iceandfire.ai.tactics import best_cut, finisher, hq_chain_cost
+from gridarena.games.iceandfire.geometry import CELLS, NEUTRAL, TOWER, UNIT_COST, xy
 
 
 class PusherBot(BoardBot):
@@ -26,6 +29,10 @@ class PusherBot(BoardBot):
     breakthrough = 5
     #: Weight of the front line (cells next to the enemy's land) against plain nearness.
     front = 1.5
+    #: A sharper rusher: its best cuts first (a chain into enemy land that pays), and a tower or a
+    #: blocking unit next to its HQ when the enemy's gold could take it next turn.
+    cuts = False
+    guard = False
 
     def plan(self, board: Board) -> list[str]:
         """Finisher, then the push."""
@@ -37,10 +44,45 @@ class PusherBot(BoardBot):
         if finish is not None:
             return finish.commands, finish.board
         commands: list[str] = []
+        if self.guard:
+            board = self.guard_hq(board, commands)
+        if self.cuts:
+            for _ in range(2):
+                plan = best_cut(board, ME, board.gold[ME], 5.0, limit=20)
+                if plan is None or plan.score <= 0:
+                    break
+                commands.extend(plan.commands)
+                board = plan.board
+                if board.won == ME:
+                    return commands, board
         self.advance(board, commands)
         if not self.bank(board):
             self.train_forward(board, commands)
         return commands, board
+
+    def guard_hq(self, board: Board, commands: list[str]) -> Board:
+        """A tower (or else a unit) next to the HQ, the one that makes the enemy's chain to it dearest,
+        when the enemy's gold next turn could pay that chain."""
+        budget = board.gold[OPP] + max(0, board.compute_income(OPP))
+        if hq_chain_cost(board, OPP, budget) > budget:
+            return board
+        best: tuple[int, Board, str] | None = None
+        for n in board.info.neighbours[board.hq[ME]]:
+            for kind in ("tower", "unit"):
+                b = board.copy()
+                if kind == "tower" and b.build(n, TOWER):
+                    text = "BUILD TOWER {} {}".format(*xy(n))
+                elif kind == "unit" and b.train(n, 1):
+                    text = "TRAIN 1 {} {}".format(*xy(n))
+                else:
+                    continue
+                cost = hq_chain_cost(b, OPP, budget + 60)
+                if best is None or cost > best[0]:
+                    best = (cost, b, text)
+        if best is None:
+            return board
+        commands.append(best[2])
+        return best[1]
 
     def cell_value(self, board: Board, i: int) -> float:
         """How much the push wants cell ``i``: nearness to the enemy HQ, the front line, what dies there."""
