@@ -33,7 +33,7 @@ GAME = make("iceandfire")
 GOLDEN = Path(__file__).with_name("best_turns_9811b53.json")
 
 
-def flooded(board: Board) -> list[bool]:
+def flooded(board: Board) -> bytearray:
     fresh = board.copy()
     fresh.recompute_activity()
     return fresh.active

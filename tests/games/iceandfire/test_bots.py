@@ -83,7 +83,8 @@ def test_wood1_builds_on_the_first_own_spot_and_scans_from_the_far_corner() -> N
 # -- the bots' board against the referee -------------------------------------------------------------
 
 
-def positions(count: int, seed: int, game: IceAndFire = GAME) -> list[IceAndFireState]:
+def positions(count: int, seed: int, game: IceAndFire | None = None) -> list[IceAndFireState]:
+    game = game or IceAndFire()
     rng = random.Random(seed)
     found: list[IceAndFireState] = []
     while len(found) < count:

@@ -9,18 +9,18 @@ import pytest
 from gridarena.core.errors import SpecError
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.games.iceandfire.ai.best import BestBot
 from gridarena.games.iceandfire.ai.board import ME, OPP
+from gridarena.games.iceandfire.ai.defence import hq_guard
 from gridarena.games.iceandfire.ai.tactics import hq_chain_cost, hq_reach, walk_region
 from gridarena.games.iceandfire.geometry import CELLS, cell_of
-from gridarena.games.iceandfire.rules import state_from_rows
+from gridarena.games.iceandfire.rules import IceAndFireState, state_from_rows
 
 from .test_bots import answer, board_of, rows_with
 
 GAME = make("iceandfire")
 
 
-def rushed() -> object:
+def rushed() -> IceAndFireState:
     """Red owns only its HQ; blue's level-1 unit stands on (3,0), three steps from it, at the end of
     a blue corridor along row 0 and column 11; red to move with 50 gold, blue with none."""
     marks = {(0, 0): "R"} | {(x, 0): "B" for x in range(3, 12)} | {(11, y): "B" for y in range(12)}
@@ -42,7 +42,7 @@ def test_the_hq_guard_pushes_the_reach_out_of_the_budget() -> None:
     board.gold[OPP] = 5  # two turns of its income and savings: within reach of 10
     assert hq_reach(board, OPP, 2) <= board.gold[OPP] + 2 * board.compute_income(OPP)
     commands: list[str] = []
-    after = BestBot().hq_guard(board.copy(), commands)
+    after = hq_guard(board.copy(), commands)
     assert commands, "the HQ was within reach: something is built or trained"
     assert hq_reach(after, OPP, 2) > hq_reach(board, OPP, 2)
 
@@ -116,4 +116,4 @@ def test_perturbed_postmortems_differ_by_variant_and_repeat() -> None:
 def test_the_pusher_rushes_the_enemy_hq() -> None:
     record = play_game(GAME, [make_bot(GAME, "pusher"), make_bot(GAME, "wood1")], seed=2)
     assert record.outcome.returns == (1.0, -1.0) and "HQ" in record.outcome.reason
-    assert record.final_state.turn <= 30
+    assert record.final_state.result_info()["turns"] <= 30

@@ -8,23 +8,22 @@ heuristics would play it, and two more turn pairs played the same way (docs/icea
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Literal, overload
 
 from gridarena.core.errors import SpecError
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
+from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finisher
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
 from gridarena.games.iceandfire.ai.pusher import PusherBot
 from gridarena.games.iceandfire.ai.tactics import (
     INF,
     WIN,
     Plan,
-    chain_search,
-    chain_steps,
     finisher,
     hq_chain_cost,
     hq_reach,
-    play_chain,
     territory,
     units_value,
     upkeep_of,
@@ -128,17 +127,21 @@ class BestBot(PostMortemBot):
     )
     #: Play ``hq_variants``: first of all when the HQ is in danger, after the others otherwise.
     hq_defence = False
+    #: Variants that race the opponent to its HQ, in the rusher's style (judged like the others).
+    race_variants: tuple[tuple[str, ...], ...] = (("stop", "cuts", "push"),)
+    race = False
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
         """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
         when the opponent's army could take our HQ within two turns (:func:`hq_reach`), since under
         time pressure only the first ones are judged."""
+        variants = (*self.variants, *self.race_variants) if self.race else self.variants
         if not self.hq_defence:
-            return self.variants
+            return variants
         budget = board.gold[OPP] + 2 * max(0, board.compute_income(OPP))
         if hq_reach(board, OPP, 2) <= budget:
-            return (*self.hq_variants, *self.variants)
-        return (*self.variants, *self.hq_variants)
+            return (*self.hq_variants, *variants)
+        return (*variants, *self.hq_variants)
 
     def plan(self, board: Board) -> list[str]:
         """A finisher if there is one; else the variant that stands best against the reply.
@@ -236,6 +239,7 @@ class BestBot(PostMortemBot):
 
     #: The knobs :meth:`configure` may set (the registry's ``best(...)`` settings).
     SETTINGS = (
+        "judge_mode",
         "opponent_models",
         "model_floor",
         "model_threshold",
@@ -243,6 +247,7 @@ class BestBot(PostMortemBot):
         "other_rollout",
         "reach_weight",
         "hq_defence",
+        "race",
         "rollout",
         "rollout_light",
         "hq_danger",
@@ -256,6 +261,8 @@ class BestBot(PostMortemBot):
         :class:`~gridarena.core.errors.SpecError` names an unknown one."""
         if key not in self.SETTINGS:
             raise SpecError(f"iceandfire best: unknown setting {key!r}; known: {', '.join(self.SETTINGS)}")
+        if key == "judge_mode" and value not in ("model", "threat"):
+            raise SpecError(f"iceandfire best: judge_mode is model or threat, got {value!r}")
         if key == "opponent_models":
             models = tuple(str(value).split("+"))
             unknown = [m for m in models if m not in MODELS]
@@ -284,9 +291,9 @@ class BestBot(PostMortemBot):
             if board.won == ME:
                 break
             if step == "stop":
-                board = self.stop_finisher(board, commands)
+                board = stop_finisher(board, commands)
             elif step == "fortify":
-                board = self.stop_finisher(board, commands, turns=2)
+                board = stop_finisher(board, commands, turns=2)
             elif step == "defend":
                 board = self.defend(board, commands)
             elif step == "cuts":
@@ -305,11 +312,16 @@ class BestBot(PostMortemBot):
             elif step == "towers":
                 board = self.towers(board, commands)
             elif step == "hqtower":
-                board = self.hq_tower(board, commands)
+                board = hq_tower(board, commands)
             elif step == "guard":
                 board = self.guard(board, commands)
             elif step == "hqguard":
-                board = self.hq_guard(board, commands)
+                board = hq_guard(board, commands)
+            elif step == "push":  # the rusher's style: units and trains towards the enemy HQ
+                pusher = self.opponent("pusher")
+                pusher.advance(board, commands)
+                if not pusher.bank(board):
+                    pusher.train_forward(board, commands)
             elif step == "spawn":
                 board = self.spawn(board, commands)
             elif step == "spawn2":
@@ -338,6 +350,10 @@ class BestBot(PostMortemBot):
         self.light_model.turns = self.turns
         return self.light_model
 
+    @overload
+    def opponent(self, model: Literal["pusher"], light: bool = False) -> PusherBot: ...
+    @overload
+    def opponent(self, model: str, light: bool = False) -> BoardBot: ...
     def opponent(self, model: str, light: bool = False) -> BoardBot:
         """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`) or ``pusher``."""
         if model == "pusher":
@@ -469,114 +485,6 @@ class BestBot(PostMortemBot):
         if hq_chain_cost(after, OPP, later) <= later:
             value -= self.hq_danger
         return value
-
-    def hq_tower(self, board: Board, commands: list[str]) -> Board:
-        """A tower next to our HQ (it protects the HQ itself) once enemy territory is within reach."""
-        hq = board.hq[ME]
-        dist = board.info.dist
-        near = min((dist[hq][i] for i in range(CELLS) if board.owner[i] == OPP), default=INF)
-        if near > 6:
-            return board
-        if any(board.building[n] == TOWER and board.owner[n] == ME for n in board.info.neighbours[hq]):
-            return board
-        for n in board.info.neighbours[hq]:
-            if board.build(n, TOWER):
-                x, y = xy(n)
-                commands.append(f"BUILD TOWER {x} {y}")
-                return board
-        # No cell next to the HQ can hold a tower yet: claim one (a mine spot cannot).
-        for n in board.info.neighbours[hq]:
-            if board.owner[n] != ME and n not in board.info.spots and board.train(n, 1):
-                x, y = xy(n)
-                commands.append(f"TRAIN 1 {x} {y}")
-                break
-        return board
-
-    def stop_finisher(self, board: Board, commands: list[str], turns: int = 1) -> Board:
-        """If the opponent could take our HQ with ``turns`` turns of savings, the towers (or units)
-        that make its chain dearest, up to three."""
-        budget = board.gold[OPP] + turns * max(0, board.compute_income(OPP))
-        if hq_chain_cost(board, OPP, budget) > budget:
-            return board
-        current = board
-        for _ in range(3):
-            best: tuple[int, Board, str] | None = None
-            chains = chain_search(current, OPP, budget, all_units_act=True)
-            path = chain_steps(chains, current, current.hq[ME])
-            cells = {c for c, _, _ in path}
-            candidates = {n for c in cells for n in (c, *current.info.neighbours[c])}
-            for i in candidates:
-                for kind in ("tower", "unit"):
-                    b = current.copy()
-                    if kind == "tower":
-                        if not b.build(i, TOWER):
-                            continue
-                        x, y = xy(i)
-                        text = f"BUILD TOWER {x} {y}"
-                    else:
-                        lv = 1 if b.owner[i] != OPP else b.min_level(i, ME)
-                        if not lv or not b.train(i, lv):
-                            continue
-                        x, y = xy(i)
-                        text = f"TRAIN {lv} {x} {y}"
-                    cost = hq_chain_cost(b, OPP, budget + 100)
-                    if best is None or cost > best[0]:
-                        best = (cost, b, text)
-            if best is None:
-                return current
-            commands.append(best[2])
-            current = best[1]
-            if best[0] > budget:
-                return current
-        return current
-
-    def hq_guard(self, board: Board, commands: list[str], turns: int = 2) -> Board:
-        """If the opponent's army could take our HQ within ``turns`` turns whatever our next turn does
-        (its units walking, its savings training: :func:`hq_reach`), what pushes that reach furthest,
-        up to three times until it is out of reach: a tower or a unit near the HQ, or a chain of
-        trains that kills an enemy unit on its way to it."""
-        income = max(0, board.compute_income(OPP))
-        budget = board.gold[OPP] + turns * income
-        if hq_reach(board, OPP, turns) > budget:
-            return board
-        current = board
-        for _ in range(3):
-            best: tuple[int, int, Board, list[str]] | None = None
-            for option, texts in self.hq_guard_options(current):
-                key = (hq_reach(option, OPP, turns), option.gold[ME])
-                if best is None or key > best[:2]:
-                    best = (*key, option, texts)
-            if best is None or best[0] <= hq_reach(current, OPP, turns):
-                return current
-            commands.extend(best[3])
-            current = best[2]
-            if best[0] > budget:
-                break
-        return current
-
-    def hq_guard_options(self, board: Board) -> Iterator[tuple[Board, list[str]]]:
-        """Boards after one defensive action near our HQ, with its commands: a tower or a level-1 or
-        level-2 unit within three cells of it, or the cheapest chain onto an enemy unit within four."""
-        hq, dist = board.hq[ME], board.info.dist
-        for i in range(CELLS):
-            if board.info.void[i] or dist[hq][i] > 3:
-                continue
-            b = board.copy()
-            if b.build(i, TOWER):
-                yield b, ["BUILD TOWER {} {}".format(*xy(i))]
-            b = board.copy()
-            level = b.min_level(i, ME) if b.owner[i] != ME else 1
-            if level and level <= 2 and b.train(i, level):
-                yield b, ["TRAIN {} {} {}".format(level, *xy(i))]
-        chains = chain_search(board, ME, board.gold[ME])
-        for unit in board.units(OPP):
-            if dist[hq][unit] > 4 or chains.cost[unit] > board.gold[ME]:
-                continue
-            steps = chain_steps(chains, board, unit)
-            b = board.copy()
-            played = play_chain(b, steps) if steps else None
-            if played:
-                yield b, played
 
     def guard(self, board: Board, commands: list[str]) -> Board:
         """Towers where they take the most off the opponent's best cut, while that beats their price."""
