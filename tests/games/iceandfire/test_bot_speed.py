@@ -116,13 +116,14 @@ def test_best_cut_and_threats_answer_as_before() -> None:
 
 def test_best_plays_the_turns_it_played_before_the_speed_up() -> None:
     """Recorded at commit 9811b53 (before the speed-ups) with no time limit and one rollout pair by
-    the full model (the settings of then)."""
+    the full model, against the post-mortem model alone (the settings of then)."""
     golden = json.loads(GOLDEN.read_text())
     for seed in (3, 8):
         for seat in (0, 1):
             names = ["best", "postmortem"] if seat == 0 else ["postmortem", "best"]
             bots = [make_bot(GAME, n) for n in names]
             bots[seat].rollout, bots[seat].rollout_light = 1, 0  # type: ignore[attr-defined]
+            bots[seat].opponent_models = ("postmortem",)  # type: ignore[attr-defined]
             record = play_game(GAME, bots, seed=seed, names=names, clock=game_clock(None, 2))
             turns = [t.action for t in record.turns if t.player == seat]
             assert turns == golden[f"seed {seed} seat {seat}"], (seed, seat)

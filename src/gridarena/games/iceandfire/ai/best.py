@@ -80,7 +80,7 @@ class BestBot(PostMortemBot):
     defend_finisher = True
     #: The opponent models each variant is judged against (``postmortem``, ``pusher``), mixed by
     #: how well each predicted the opponent so far; each keeps at least ``model_floor`` of the weight.
-    opponent_models: tuple[str, ...] = ("postmortem",)
+    opponent_models: tuple[str, ...] = ("postmortem", "pusher")
     model_floor = 0.25
     #: A model other than ``postmortem`` is judged when its weight reaches this (or the HQ is in danger).
     model_threshold = 0.5
