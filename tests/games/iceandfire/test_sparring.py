@@ -15,7 +15,7 @@ from gridarena.games.iceandfire.ai.tactics import hq_chain_cost, hq_reach, walk_
 from gridarena.games.iceandfire.geometry import CELLS, cell_of
 from gridarena.games.iceandfire.rules import IceAndFireState, state_from_rows
 
-from .test_bots import answer, board_of, rows_with
+from .test_bots import answer, board_of, play_checked, rows_with
 
 GAME = make("iceandfire")
 
@@ -90,19 +90,18 @@ def test_unknown_settings_are_named() -> None:
     assert make_bot(GAME, "best(hq_defence=0)").hq_defence is False
 
 
-@pytest.mark.parametrize("name", ["pusher", "climber(iterations=30)", "postmortem(perturb=0.3,variant=2)"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "pusher",
+        "pusher(cuts=1,guard=1)",
+        "climber(iterations=30)",
+        "postmortem(perturb=0.3,variant=2)",
+        "best(race=1)",
+    ],
+)
 def test_the_sparring_bots_send_only_commands_the_referee_executes(name: str) -> None:
-    for seed in (3, 4):
-        state = GAME.new_initial_state(seed)
-        bots = [make_bot(GAME, name), make_bot(GAME, "postmortem")]
-        for seat, bot in enumerate(bots):
-            bot.reset(GAME, seat, seed)
-        while not state.is_terminal():
-            player = state.current_player()
-            line = answer("", state, bots[player])
-            state = state.apply_action(state.string_to_action(line))
-            if player == 0:
-                assert not [entry for entry in state.log if "ignored" in entry], (seed, line, state.log)
+    play_checked(GAME, (name, "postmortem"), {0})
 
 
 def test_perturbed_postmortems_differ_by_variant_and_repeat() -> None:

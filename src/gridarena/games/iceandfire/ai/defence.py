@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board
 from gridarena.games.iceandfire.ai.tactics import (
@@ -54,28 +54,11 @@ def stop_finisher(board: Board, commands: list[str], turns: int = 1) -> Board:
         return board
     current = board
     for _ in range(3):
-        best: tuple[int, Board, str] | None = None
         chains = chain_search(current, OPP, budget, all_units_act=True)
         path = chain_steps(chains, current, current.hq[ME])
         cells = {c for c, _, _ in path}
         candidates = {n for c in cells for n in (c, *current.info.neighbours[c])}
-        for i in candidates:
-            for kind in ("tower", "unit"):
-                b = current.copy()
-                if kind == "tower":
-                    if not b.build(i, TOWER):
-                        continue
-                    x, y = xy(i)
-                    text = f"BUILD TOWER {x} {y}"
-                else:
-                    lv = 1 if b.owner[i] != OPP else b.min_level(i, ME)
-                    if not lv or not b.train(i, lv):
-                        continue
-                    x, y = xy(i)
-                    text = f"TRAIN {lv} {x} {y}"
-                cost = hq_chain_cost(b, OPP, budget + 100)
-                if best is None or cost > best[0]:
-                    best = (cost, b, text)
+        best = dearest_blocker(current, candidates, _blocking_level, budget + 100)
         if best is None:
             return current
         commands.append(best[2])
@@ -114,16 +97,9 @@ def hq_guard_options(board: Board) -> Iterator[tuple[Board, list[str]]]:
     """Boards after one defensive action near our HQ, with its commands: a tower or a level-1 or
     level-2 unit within three cells of it, or the cheapest chain onto an enemy unit within four."""
     hq, dist = board.hq[ME], board.info.dist
-    for i in range(CELLS):
-        if board.info.void[i] or dist[hq][i] > 3:
-            continue
-        b = board.copy()
-        if b.build(i, TOWER):
-            yield b, ["BUILD TOWER {} {}".format(*xy(i))]
-        b = board.copy()
-        level = b.min_level(i, ME) if b.owner[i] != ME else 1
-        if level and level <= 2 and b.train(i, level):
-            yield b, ["TRAIN {} {} {}".format(level, *xy(i))]
+    near = [i for i in range(CELLS) if not board.info.void[i] and dist[hq][i] <= 3]
+    for b, text in blockers(board, near, _guard_level):
+        yield b, [text]
     chains = chain_search(board, ME, board.gold[ME])
     for unit in board.units(OPP):
         if dist[hq][unit] > 4 or chains.cost[unit] > board.gold[ME]:
@@ -133,3 +109,42 @@ def hq_guard_options(board: Board) -> Iterator[tuple[Board, list[str]]]:
         played = play_chain(b, steps) if steps else None
         if played:
             yield b, played
+
+
+def blockers(
+    board: Board, cells: Iterable[int], level: Callable[[Board, int], int]
+) -> Iterator[tuple[Board, str]]:
+    """Boards after one blocking command on each of ``cells``, with its text: a TOWER, then a unit of
+    ``level(board, cell)`` (0: none), wherever the rules allow it."""
+    for i in cells:
+        b = board.copy()
+        if b.build(i, TOWER):
+            yield b, "BUILD TOWER {} {}".format(*xy(i))
+        b = board.copy()
+        lv = level(b, i)
+        if lv and b.train(i, lv):
+            yield b, "TRAIN {} {} {}".format(lv, *xy(i))
+
+
+def dearest_blocker(
+    board: Board, cells: Iterable[int], level: Callable[[Board, int], int], budget: int
+) -> tuple[int, Board, str] | None:
+    """Of the :func:`blockers` on ``cells``, the one that makes the opponent's chain to our HQ
+    dearest (its cost, up to ``budget``; the board; the command), or None if none can be played."""
+    best: tuple[int, Board, str] | None = None
+    for b, text in blockers(board, cells, level):
+        cost = hq_chain_cost(b, OPP, budget)
+        if best is None or cost > best[0]:
+            best = (cost, b, text)
+    return best
+
+
+def _blocking_level(board: Board, i: int) -> int:
+    """Level 1 on a neutral or own cell, the lowest that enters an enemy one."""
+    return 1 if board.owner[i] != OPP else board.min_level(i, ME)
+
+
+def _guard_level(board: Board, i: int) -> int:
+    """:func:`_blocking_level`, but no level 3 (its upkeep ruins a defence)."""
+    lv = _blocking_level(board, i)
+    return lv if lv <= 2 else 0

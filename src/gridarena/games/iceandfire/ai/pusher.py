@@ -17,8 +17,9 @@ sharper rusher of the same style.
 from __future__ import annotations
 
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
+from gridarena.games.iceandfire.ai.defence import dearest_blocker
 from gridarena.games.iceandfire.ai.tactics import best_cut, finisher, hq_chain_cost
-from gridarena.games.iceandfire.geometry import CELLS, NEUTRAL, TOWER, UNIT_COST, xy
+from gridarena.games.iceandfire.geometry import CELLS, NEUTRAL, UNIT_COST, xy
 
 
 class PusherBot(BoardBot):
@@ -66,19 +67,9 @@ class PusherBot(BoardBot):
         budget = board.gold[OPP] + max(0, board.compute_income(OPP))
         if hq_chain_cost(board, OPP, budget) > budget:
             return board
-        best: tuple[int, Board, str] | None = None
-        for n in board.info.neighbours[board.hq[ME]]:
-            for kind in ("tower", "unit"):
-                b = board.copy()
-                if kind == "tower" and b.build(n, TOWER):
-                    text = "BUILD TOWER {} {}".format(*xy(n))
-                elif kind == "unit" and b.train(n, 1):
-                    text = "TRAIN 1 {} {}".format(*xy(n))
-                else:
-                    continue
-                cost = hq_chain_cost(b, OPP, budget + 60)
-                if best is None or cost > best[0]:
-                    best = (cost, b, text)
+        best = dearest_blocker(
+            board, board.info.neighbours[board.hq[ME]], lambda _board, _cell: 1, budget + 60
+        )
         if best is None:
             return board
         commands.append(best[2])
