@@ -2,8 +2,10 @@
 
 Of several whole-turn variants (the post-mortem's turn, mines, an HQ tower, towers that most lower
 the opponent's best cut, a compact expansion, banking, a tower/unit search against the opponent's
-finisher...), it plays the one whose position is best after the opponent's reply as the post-mortem
-heuristics would play it, and two more turn pairs played the same way (docs/iceandfire.md).
+finisher...), it plays the one whose position is best after the opponent's reply and two more turn
+pairs, the reply played by each of its opponent models (the post-mortem heuristics; the rusher of
+``ai/pusher.py`` when the opponent plays like one or its army nears our HQ), the judgements mixed by
+how well each model has predicted the opponent's turns so far (docs/iceandfire.md).
 """
 
 from __future__ import annotations
