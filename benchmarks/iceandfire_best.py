@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.games.iceandfire import bots as B
-from gridarena.games.iceandfire.ai.board import CELLS, OPP, Board
+from gridarena.games.iceandfire.ai import best as B
+from gridarena.games.iceandfire.ai.board import OPP, Board
 from gridarena.games.iceandfire.ai.tactics import (
     INF,
     _chain_search,
@@ -45,6 +45,7 @@ from gridarena.games.iceandfire.ai.tactics import (
     summary,
     summary_after,
 )
+from gridarena.games.iceandfire.geometry import CELLS
 
 
 def collect(games: int) -> tuple[list[Board], list[float]]:

@@ -187,10 +187,7 @@ MAX_LINES = 600
 
 #: Known breaks being fixed on a branch: strict xfails, so the fix makes the test fail until the entry goes.
 PENDING: dict[str, str] = {
-    "cycle-iceandfire": "Ice and Fire's split (branch iaf)",
-    "shape-iceandfire": "Ice and Fire's split (branch iaf)",
     "shape-reversixt": "ReversiXT's bot classes move to ai/ after its AI work (branch rxtai)",
-    "lines": "Ice and Fire's split (branch iaf)",
 }
 
 

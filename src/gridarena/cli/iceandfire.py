@@ -30,12 +30,10 @@ from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make, make_bot
 from gridarena.core.specs import parse_spec
-from gridarena.games.iceandfire.bots import STANDALONE, CodinGameBot
-from gridarena.games.iceandfire.formats import RULES
+from gridarena.games.iceandfire.bots import STANDALONE
+from gridarena.games.iceandfire.formats import LEAGUES, RULES
 from gridarena.games.iceandfire.mapgen import format_map, generate
-from gridarena.games.iceandfire.protocol import StateBot, serve
-
-LEAGUES = ("wood3", "wood2", "wood1", "bronze")
+from gridarena.games.iceandfire.protocol import CodinGameBot, StateBot, serve
 
 
 def _rules_options(parser: argparse.ArgumentParser) -> None:

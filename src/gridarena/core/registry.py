@@ -85,6 +85,8 @@ _GAME_BOTS: dict[str, dict[str, str | BotEntry]] = {
         "wood1": "gridarena.games.iceandfire.bots:make_wood1_bot",
         "postmortem": "gridarena.games.iceandfire.bots:make_postmortem_bot",
         "best": "gridarena.games.iceandfire.bots:make_best_bot",
+        "pusher": "gridarena.games.iceandfire.bots:make_pusher_bot",
+        "climber": "gridarena.games.iceandfire.bots:make_climber_bot",
     },
     "isolation": {
         "greedy": "gridarena.games.isolation.bots:make_greedy_bot",

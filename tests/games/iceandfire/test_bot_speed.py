@@ -13,7 +13,8 @@ from gridarena.core.clock import TimeControl
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.games.iceandfire.ai.board import CELLS, ME, OPP, Board
+from gridarena.games.iceandfire.ai.best import BestBot
+from gridarena.games.iceandfire.ai.board import ME, OPP, Board
 from gridarena.games.iceandfire.ai.tactics import (
     INF,
     best_cut,
@@ -24,7 +25,7 @@ from gridarena.games.iceandfire.ai.tactics import (
     summary,
     summary_after,
 )
-from gridarena.games.iceandfire.bots import BestBot
+from gridarena.games.iceandfire.geometry import CELLS
 
 from .test_bots import board_of, positions
 
@@ -32,7 +33,7 @@ GAME = make("iceandfire")
 GOLDEN = Path(__file__).with_name("best_turns_9811b53.json")
 
 
-def flooded(board: Board) -> list[bool]:
+def flooded(board: Board) -> bytearray:
     fresh = board.copy()
     fresh.recompute_activity()
     return fresh.active
@@ -115,13 +116,14 @@ def test_best_cut_and_threats_answer_as_before() -> None:
 
 def test_best_plays_the_turns_it_played_before_the_speed_up() -> None:
     """Recorded at commit 9811b53 (before the speed-ups) with no time limit and one rollout pair by
-    the full model (the settings of then)."""
+    the full model, against the post-mortem model alone (the settings of then)."""
     golden = json.loads(GOLDEN.read_text())
     for seed in (3, 8):
         for seat in (0, 1):
             names = ["best", "postmortem"] if seat == 0 else ["postmortem", "best"]
             bots = [make_bot(GAME, n) for n in names]
             bots[seat].rollout, bots[seat].rollout_light = 1, 0  # type: ignore[attr-defined]
+            bots[seat].opponent_models = ("postmortem",)  # type: ignore[attr-defined]
             record = play_game(GAME, bots, seed=seed, names=names, clock=game_clock(None, 2))
             turns = [t.action for t in record.turns if t.player == seat]
             assert turns == golden[f"seed {seed} seat {seat}"], (seed, seat)

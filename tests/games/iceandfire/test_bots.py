@@ -10,10 +10,15 @@ import pytest
 from gridarena.core.clock import TimeControl
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.games.iceandfire.ai.board import CELLS, ME, OPP, TurnInput, board_from_input, cell, parse_init
+from gridarena.games.iceandfire.ai.best import BestBot
+from gridarena.games.iceandfire.ai.board import ME, OPP, board_from_input, parse_init
 from gridarena.games.iceandfire.ai.tactics import chain_search, finisher, hq_chain_cost
-from gridarena.games.iceandfire.bots import STANDALONE, BestBot
-from gridarena.games.iceandfire.rules import IceAndFireState, state_from_rows
+from gridarena.games.iceandfire.bots import STANDALONE
+from gridarena.games.iceandfire.formats import TurnInput
+from gridarena.games.iceandfire.geometry import CELLS
+from gridarena.games.iceandfire.geometry import cell_of as cell
+from gridarena.games.iceandfire.positions import state_from_rows
+from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState
 
 GAME = make("iceandfire")
 OPEN = ["." * 12] * 12
@@ -79,14 +84,15 @@ def test_wood1_builds_on_the_first_own_spot_and_scans_from_the_far_corner() -> N
 # -- the bots' board against the referee -------------------------------------------------------------
 
 
-def positions(count: int, seed: int) -> list[IceAndFireState]:
+def positions(count: int, seed: int, game: IceAndFire | None = None) -> list[IceAndFireState]:
+    game = game or IceAndFire()
     rng = random.Random(seed)
     found: list[IceAndFireState] = []
     while len(found) < count:
-        state = GAME.new_initial_state(rng.getrandbits(62))
-        bots = [make_bot(GAME, "postmortem"), make_bot(GAME, "wood1")]
+        state = game.new_initial_state(rng.getrandbits(62))
+        bots = [make_bot(game, "postmortem"), make_bot(game, "wood1")]
         for seat, bot in enumerate(bots):
-            bot.reset(GAME, seat, 0)
+            bot.reset(game, seat, 0)
         for _ in range(rng.randrange(6, 50)):
             if state.is_terminal():
                 break
@@ -100,11 +106,16 @@ def positions(count: int, seed: int) -> list[IceAndFireState]:
 def board_of(state: IceAndFireState):  # type: ignore[no-untyped-def]
     player = state.current_player()
     spots = parse_init(state.codingame_init(player).splitlines())
-    return board_from_input(TurnInput.parse(state.codingame_turn(player).splitlines()), spots)
+    shown = TurnInput.parse(state.codingame_turn(player).splitlines())
+    return board_from_input(shown, spots, rules=state.rules, league=state.league)
 
 
-def test_the_board_agrees_with_the_referee_on_who_may_enter_which_cell() -> None:
-    for state in positions(6, 1):
+LEAGUES = [IceAndFire(), IceAndFire(league="wood3"), IceAndFire("multi", "wood1")]
+
+
+@pytest.mark.parametrize("game", LEAGUES, ids=lambda g: f"{g.rules}-{g.league}")
+def test_the_board_agrees_with_the_referee_on_who_may_enter_which_cell(game: IceAndFire) -> None:
+    for state in positions(6, 1, game):
         board = board_of(state)
         me = state.current_player()
         for c in range(CELLS):
@@ -112,7 +123,7 @@ def test_the_board_agrees_with_the_referee_on_who_may_enter_which_cell() -> None
                 continue
             for rel, absolute in ((ME, me), (OPP, 1 - me)):
                 assert board.playable(c, rel) == state.playable(c, absolute), (c, rel)
-                for level in (1, 2, 3):
+                for level in range(1, state.max_level + 1):
                     assert board.capturable(c, rel, level) == state.capturable(c, absolute, level), (
                         c,
                         rel,
@@ -137,19 +148,52 @@ def test_the_board_steps_units_as_the_referee_does() -> None:
             assert (where if predicted >= 0 else unit.cell) == (predicted if predicted >= 0 else where)
 
 
-@pytest.mark.parametrize("pair", [("postmortem", "best"), ("best", "wood1"), ("wood2", "postmortem")])
-def test_our_bots_send_only_commands_the_referee_executes(pair: tuple[str, str]) -> None:
-    for seed in (3, 4):
-        state = GAME.new_initial_state(seed)
-        bots = [make_bot(GAME, name) for name in pair]
+def play_checked(
+    game: IceAndFire, names: tuple[str, str], checked: set[int], seeds: tuple[int, ...] = (3, 4)
+) -> None:
+    """Play ``names`` on ``seeds``; after every turn of a seat in ``checked``, no command was skipped."""
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        bots = [make_bot(game, name) for name in names]
         for seat, bot in enumerate(bots):
-            bot.reset(GAME, seat, seed)
+            bot.reset(game, seat, seed)
         while not state.is_terminal():
             player = state.current_player()
             line = answer("", state, bots[player])
             state = state.apply_action(state.string_to_action(line))
-            if pair[player] in ("postmortem", "best"):
+            if player in checked:
                 assert not [entry for entry in state.log if "ignored" in entry], (seed, line, state.log)
+
+
+@pytest.mark.parametrize("pair", [("postmortem", "best"), ("best", "wood1"), ("wood2", "postmortem")])
+def test_our_bots_send_only_commands_the_referee_executes(pair: tuple[str, str]) -> None:
+    play_checked(GAME, pair, {seat for seat, name in enumerate(pair) if name in ("postmortem", "best")})
+
+
+@pytest.mark.parametrize("game", LEAGUES[1:], ids=lambda g: f"{g.rules}-{g.league}")
+def test_our_bots_know_the_league(game: IceAndFire) -> None:
+    """No building in Wood 3 and Wood 2, no tower in the multiplayer Wood 1, level 1 at most in
+    Wood 3: our bots read the league from the game and send nothing the referee skips there."""
+    play_checked(game, ("best", "postmortem"), {0, 1})
+
+
+def test_in_wood3_level_1_kills_level_1_for_the_referee_and_the_bots() -> None:
+    """Spec 5, step 5: a unit may enter a cell holding a unit of its level or higher only at the top
+    level (``MAX_LEVEL``), which is 1 in Wood 3. So in Wood 3 a level-1 unit kills a level-1 unit;
+    in Bronze it takes level 2."""
+    marks = {(0, 0): "R", (1, 0): "R"} | {(x, 0): "B" for x in range(2, 12)}
+    marks |= {(11, y): "B" for y in range(12)}
+    units = [(1, 0, 1, 1, 0), (2, 1, 1, 2, 0)]
+    for league, needed in (("wood3", 1), ("bronze", 2)):
+        state = state_from_rows(rows_with(marks), game=IceAndFire(league=league), units=units, gold=(50, 0))
+        board = board_of(state)
+        assert [state.capturable(cell(2, 0), 0, lv) for lv in range(1, state.max_level + 1)] == [
+            lv >= needed for lv in range(1, state.max_level + 1)
+        ]
+        assert board.min_level(cell(2, 0), ME) == needed == board.min_levels(ME)[cell(2, 0)]
+        assert chain_search(board, ME, 50).cost[cell(2, 0)] == (0 if league == "wood3" else 20)  # a move
+        after = state.apply_action(state.string_to_action("MOVE 1 2 0"))
+        assert [u.id for u in after.units] == ([1] if league == "wood3" else [1, 2]), after.log
 
 
 def test_every_bot_finishes_games_without_a_forfeit() -> None:

@@ -14,11 +14,14 @@ from gridarena.games.iceandfire.formats import (
     Move,
     Msg,
     Train,
+    TurnInput,
     Wait,
     check_turn,
     java_split,
     java_trim,
     parse_line,
+    parse_spots,
+    spots_text,
     turn_to_text,
 )
 
@@ -190,3 +193,30 @@ def test_turn_text_round_trip(commands: list) -> None:
     turn = tuple(commands)
     assert parse_line(turn_to_text(turn)) == turn
     assert parse_line(turn_to_text(turn), "multi") == turn
+
+
+# -- the CodinGame input ---------------------------------------------------------------------------
+
+_N = st.integers(0, 2**31 - 1)
+_XY = st.integers(0, 11)
+TURN_INPUTS = st.builds(
+    TurnInput,
+    st.integers(-500, 500),
+    st.integers(-500, 500),
+    st.integers(-500, 500),
+    st.integers(-500, 500),
+    st.lists(st.text("#.OoXx", min_size=12, max_size=12), min_size=12, max_size=12),
+    st.lists(st.tuples(st.integers(0, 1), st.integers(0, 2), _XY, _XY), max_size=8),
+    st.lists(st.tuples(st.integers(0, 1), _N, st.integers(1, 3), _XY, _XY), max_size=8),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TURN_INPUTS)
+def test_turn_input_round_trips_through_its_text(shown: TurnInput) -> None:
+    assert TurnInput.parse(shown.to_text().splitlines()) == shown
+
+
+@given(st.lists(st.tuples(_XY, _XY), max_size=20))
+def test_mine_spots_round_trip_through_their_text(spots: list[tuple[int, int]]) -> None:
+    assert parse_spots(spots_text(spots).splitlines()) == spots

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from gridarena.core.errors import SpecError
 from gridarena.core.javarandom import JavaRandom
+from gridarena.games.iceandfire.formats import LEAGUES
 from gridarena.games.iceandfire.mapgen import (
-    LEAGUES,
     LONG_MAX,
     LONG_MIN,
     components,

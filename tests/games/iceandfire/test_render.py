@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from gridarena.cli.main import main
+from gridarena.games.iceandfire.geometry import BLUE, MINE, RED, TOWER
+from gridarena.games.iceandfire.positions import state_from_rows
 from gridarena.games.iceandfire.render import state_to_svg
-from gridarena.games.iceandfire.rules import BLUE, MINE, RED, TOWER, IceAndFire, state_from_rows
+from gridarena.games.iceandfire.rules import IceAndFire
 
 INITIAL = """12
 1 0

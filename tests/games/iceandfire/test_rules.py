@@ -7,26 +7,35 @@ is recomputed), units as (id, owner, level, x, y), extra buildings as (owner, ki
 from __future__ import annotations
 
 import random
+from collections import deque
+from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gridarena import make, make_bot, play_game
 from gridarena.core.bot import Decision
 from gridarena.core.errors import ActionParseError, StateFormatError
 from gridarena.games.iceandfire.formats import Build, Move, Train, Wait
-from gridarena.games.iceandfire.rules import (
+from gridarena.games.iceandfire.geometry import (
     BLUE,
     HQ,
+    HQ_CELLS,
     MINE,
     RED,
+    RING,
     TOWER,
-    IceAndFire,
-    IceAndFireState,
-    Referee,
     cells_mask,
-    state_from_rows,
-    territory_bfs,
+    flood,
+    make_board,
+    mask_indices,
+    one_arc,
+    simple_point,
 )
+from gridarena.games.iceandfire.positions import state_from_rows
+from gridarena.games.iceandfire.referee import Referee
+from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState
 
 
 def rows(*marks: tuple[int, int, str], fill: str = ".") -> list[str]:
@@ -486,7 +495,7 @@ def test_activity_after_every_command_equals_a_full_recomputation(monkeypatch: p
     def checked_update(self: Referee) -> None:
         update(self)
         for player in (RED, BLUE):
-            expected = territory_bfs(bytes(self.owner), self.board.neighbours, player)
+            expected = territory_bfs(bytes(self.owner), self.layout.neighbours, player)
             assert {c for c in range(144) if self.owner[c] == player and self.active[c]} == expected
         checked.append(1)
 
@@ -547,3 +556,54 @@ def test_a_move_onto_the_hq_wins_unless_a_tower_guards_it() -> None:
     after = play(play(play(guarded, "MOVE 1 11 10"), "WAIT"), "MOVE 1 11 11")
     assert not after.is_terminal()
     assert after.log[0] == "MOVE 1 11 11: ignored, unit 1 cannot take (11,11)"
+
+
+# -- the activity flood against its readable twin -------------------------------------------------
+
+
+def territory_bfs(owner: bytes, neighbours: Sequence[Sequence[int]], player: int) -> set[int]:
+    """The active cells of ``player``, cell by cell: a breadth-first search from its HQ through its
+    own cells. The clear statement of spec section 4, and the oracle of the bit-mask flood."""
+    hq = HQ_CELLS[player]
+    if owner[hq] != player:
+        return set()
+    seen, queue = {hq}, deque([hq])
+    while queue:
+        cell = queue.popleft()
+        for n in neighbours[cell]:
+            if owner[n] == player and n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return seen
+
+
+OPEN_MAP = make_board(tuple("." * 12 for _ in range(12)), ())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((0, 1, 2)), min_size=144, max_size=144), st.sampled_from((RED, BLUE)))
+def test_the_bit_mask_flood_equals_a_breadth_first_search(owners: list[int], player: int) -> None:
+    owner = bytes(owners)
+    territory = flood(1 << HQ_CELLS[player], cells_mask(owner, player))
+    assert set(mask_indices(territory)) == territory_bfs(owner, OPEN_MAP.neighbours, player)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((0, 1, 1)), min_size=144, max_size=144), st.data())
+def test_a_simple_point_leaves_the_territory_joined(owners: list[int], data: st.DataObject) -> None:
+    """Taking a cell that the simple-point test passes cuts nothing off (the test the referee and the
+    bots' board use to skip a flood); a cell it fails may or may not cut."""
+    owner = bytes(owners)
+    territory = flood(1 << HQ_CELLS[RED], cells_mask(owner, RED))
+    cells = mask_indices(territory)[1:]  # not the HQ: losing it loses everything
+    if not cells:
+        return
+    cell = data.draw(st.sampled_from(cells))
+    rest = territory & ~(1 << cell)
+    if simple_point(cell, rest):
+        assert flood(1 << HQ_CELLS[RED], rest) == rest
+
+
+@given(st.integers(0, 143), st.integers(0, 2**144 - 1))
+def test_the_simple_point_table_reads_the_ring_as_the_rule_does(cell: int, inside: int) -> None:
+    assert simple_point(cell, inside) == one_arc([bool(bit & inside) for bit in RING[cell]])

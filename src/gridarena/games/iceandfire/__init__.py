@@ -18,7 +18,8 @@ from gridarena.games.iceandfire.formats import (
     parse_line,
 )
 from gridarena.games.iceandfire.mapgen import GeneratedMap, format_map, generate
-from gridarena.games.iceandfire.rules import Building, IceAndFire, IceAndFireState, Unit
+from gridarena.games.iceandfire.referee import Building, Unit
+from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState
 
 __all__ = [
     "Build",

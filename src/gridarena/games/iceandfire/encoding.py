@@ -26,8 +26,8 @@ from typing import Final
 
 from gridarena.core.errors import ActionParseError
 from gridarena.games.iceandfire.formats import Build, Command, Move, Train, Turn, Wait
-from gridarena.games.iceandfire.mapgen import SIZE
-from gridarena.games.iceandfire.rules import CELLS, DIRECTION_ORDER, IceAndFireState, cell_of, xy
+from gridarena.games.iceandfire.geometry import CELLS, DIRECTION_ORDER, SIZE, cell_of, xy
+from gridarena.games.iceandfire.rules import IceAndFireState
 
 SLOTS: Final = 9
 """Commands per cell: 4 MOVE directions, 3 TRAIN levels, 2 BUILD kinds."""

@@ -17,8 +17,10 @@ the Java referee does:
   multiplayer version.
 
 The checks that need the position (cell on the map, unit alive and owned, level range) are the
-referee's, in ``rules.py``: they skip a command, they never lose. States as JSON are here too
-(:func:`state_to_json`, :func:`state_from_json`).
+referee's, in ``referee.py``: they skip a command, they never lose. The other text of the game is
+here too: the rule versions and leagues, and the CodinGame input a bot reads (spec section 13:
+:func:`spots_text` / :func:`parse_spots` once, :class:`TurnInput` every turn). This module imports
+nothing of the package.
 
 >>> parse_line("MOVE 1 2 3; TRAIN 3 3 3; BUILD MINE 0 1; MSG Team Fire")
 (Move(id=1, x=2, y=3), Train(level=3, x=3, y=3), Build(kind='MINE', x=0, y=1), Msg(text='Team Fire'))
@@ -37,19 +39,19 @@ gridarena.core.errors.ActionParseError: iceandfire: unrecognised command 'TRAIN 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final, Literal, NamedTuple, TypeAlias
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, NamedTuple, TypeAlias
 
-from gridarena.core.errors import ActionParseError, SpecError, StateFormatError
-from gridarena.core.types import JSON
-
-if TYPE_CHECKING:
-    from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState
+from gridarena.core.errors import ActionParseError, SpecError
 
 RULES: Final = ("contest", "multi")
 """The two rule versions: the contest referee (commit 5ffea6d) and the multiplayer game (e97a9d8)."""
 
 Rules: TypeAlias = Literal["contest", "multi"]
+
+LEAGUES: Final = ("wood3", "wood2", "wood1", "bronze")
+"""League names, in CodinGame's level order 1-4 (Silver, Gold and Legend play Bronze's rules)."""
 
 JAVA_INT_MAX: Final = 2**31 - 1
 """A number field must parse as a Java ``int``: at most this value."""
@@ -196,6 +198,13 @@ def check_rules(rules: str) -> Rules:
     if rules not in RULES:
         raise SpecError(f"iceandfire: rules must be one of {RULES}, got {rules!r}")
     return rules  # type: ignore[return-value]
+
+
+def check_league(league: str) -> str:
+    """``league`` if it is one of :data:`LEAGUES`, else :class:`SpecError`."""
+    if league not in LEAGUES:
+        raise SpecError(f"iceandfire: league must be one of {LEAGUES}, got {league!r}")
+    return league
 
 
 def java_split(line: str) -> list[str]:
@@ -354,152 +363,79 @@ def check_turn(turn: object, rules: str = "contest") -> Turn:
     return tuple(turn)
 
 
-# -- states as JSON ---------------------------------------------------------------------------
-# The rules and render modules import this one, so their names are imported inside the functions.
+# -- the CodinGame input (spec section 13) ------------------------------------------------------
 
 
-def state_to_json(state: IceAndFireState) -> dict[str, JSON]:
-    """The state as a JSON object: ``cells`` rows use ``#`` void, ``.`` neutral, ``R``/``r`` red
-    active/inactive, ``B``/``b`` blue."""
-    from gridarena.games.iceandfire.render import owner_rows
+def spots_text(spots: Sequence[tuple[int, int]]) -> str:
+    """The initial input: the number of mine spots, then each as ``x y`` (in input order).
 
-    result: JSON = None
-    if state.result is not None:
-        r = state.result
-        result = {
-            "returns": list(r.returns),
-            "termination": r.termination,
-            "reason": r.reason,
-            "forfeit_player": r.forfeit_player,
-            "scores": list(r.scores),
-        }
-    return {
-        "rules": state.rules,
-        "league": state.league,
-        "seed": state.seed,
-        "map": list(state.board.rows),
-        "spots": [list(s) for s in state.board.spots],
-        "cells": owner_rows(state),
-        "units": [[u.id, u.owner, u.level, u.x, u.y, u.can_act] for u in state.units],
-        "buildings": [[b.owner, b.kind, b.x, b.y] for b in state.buildings],
-        "gold": list(state.gold),
-        "income": list(state.income),
-        "turn": state.turn,
-        "player": state.player,
-        "next_id": state.next_id,
-        "messages": list(state.messages),
-        "last_turn": None if state.last_player is None else turn_to_text(state.last_turn),
-        "last_player": state.last_player,
-        "log": list(state.log),
-        "result": result,
-    }
+    >>> spots_text([(1, 0), (10, 11)])
+    '2\\n1 0\\n10 11\\n'
+    """
+    return "\n".join([str(len(spots)), *(f"{x} {y}" for x, y in spots)]) + "\n"
 
 
-def _field(data: Mapping[str, JSON], name: str, kind: type | tuple[type, ...]) -> JSON:
-    if name not in data:
-        raise StateFormatError(f"iceandfire state: missing field {name!r}")
-    value = data[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise StateFormatError(f"iceandfire state: field {name!r} has a bad value {value!r}")
-    return value
+def parse_spots(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """Inverse of :func:`spots_text`, from its lines: the mine spots as (x, y).
+
+    >>> parse_spots(["2", "1 0", "10 11"])
+    [(1, 0), (10, 11)]
+    """
+    count = int(lines[0])
+    return [(int(x), int(y)) for x, y in (line.split() for line in lines[1 : 1 + count])]
 
 
-def _pair(data: Mapping[str, JSON], name: str) -> tuple[int, int]:
-    value = _field(data, name, list)
-    if len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise StateFormatError(f"iceandfire state: field {name!r} must be two integers, got {value!r}")
-    return value[0], value[1]
+#: Lines of a turn's input before the building count: gold, income, the opponent's, 12 map rows.
+TURN_LINES_FIXED: Final = 4 + 12
 
 
-def state_from_json(game: IceAndFire, data: Mapping[str, JSON]) -> IceAndFireState:
-    """Inverse of :func:`state_to_json`; StateFormatError naming the bad field."""
-    from gridarena.games.iceandfire.mapgen import SIZE
-    from gridarena.games.iceandfire.rules import (
-        BLUE,
-        CELLS,
-        HQ,
-        NEUTRAL,
-        RED,
-        VOID,
-        Building,
-        IceAndFireState,
-        Result,
-        Unit,
-        make_board,
-        xy,
-    )
+@dataclass(slots=True)
+class TurnInput:
+    """One turn's input as a bot reads it (owner 0 is the reader): its gold and income, the opponent's,
+    the 12 map rows (``O``/``o`` own active/inactive, ``X``/``x`` the opponent's, ``.``, ``#``), the
+    buildings (owner, type, x, y) and the units (owner, id, level, x, y), each list sorted."""
 
-    try:
-        rules, league = _field(data, "rules", str), _field(data, "league", str)
-        if (rules, league) != (game.rules, game.league):
-            raise StateFormatError(
-                f"iceandfire state: {rules}/{league} is not this game's {game.rules}/{game.league}"
-            )
-        seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
-            raise StateFormatError(f"iceandfire state: field 'seed' has a bad value {seed!r}")
-        rows = tuple(_field(data, "map", list))
-        spots = tuple((int(s[0]), int(s[1])) for s in _field(data, "spots", list))
-        board = make_board(rows, spots)
-        cells = _field(data, "cells", list)
-        if len(cells) != SIZE or any(not isinstance(r, str) or len(r) != SIZE for r in cells):
-            raise StateFormatError("iceandfire state: field 'cells' must be 12 rows of 12 characters")
-        owner, active = bytearray(CELLS), bytearray(CELLS)
-        for c, ch in enumerate("".join(cells)):
-            if ch not in "#.RrBb" or (ch == "#") != bool(board.void[c]):
-                raise StateFormatError(
-                    f"iceandfire state: field 'cells' has {ch!r} at {xy(c)} on a map cell {rows[c // SIZE][c % SIZE]!r}"
-                )
-            owner[c] = {"#": VOID, ".": NEUTRAL, "R": RED, "r": RED, "B": BLUE, "b": BLUE}[ch]
-            active[c] = ch in "RB"
-        units = tuple(
-            Unit(int(i), int(o), int(lv), int(x), int(y), bool(a))
-            for i, o, lv, x, y, a in _field(data, "units", list)
-        )
-        buildings = tuple(
-            Building(int(o), int(k), int(x), int(y)) for o, k, x, y in _field(data, "buildings", list)
-        )
-        things: tuple[Unit | Building, ...] = (*units, *buildings)
-        for thing in things:
-            on_board = 0 <= thing.x < SIZE and 0 <= thing.y < SIZE
-            captured_hq = (
-                isinstance(thing, Building) and thing.kind == HQ
-            )  # its cell changes owner at the end
-            if not on_board or (owner[thing.cell] != thing.owner and not captured_hq):
-                raise StateFormatError(f"iceandfire state: {thing!r} does not stand on a cell of its owner")
-        raw_result = data.get("result")
-        result = None
-        if raw_result is not None:
-            result = Result(
-                (float(raw_result["returns"][0]), float(raw_result["returns"][1])),
-                str(raw_result["termination"]),
-                str(raw_result["reason"]),
-                raw_result["forfeit_player"],
-                (int(raw_result["scores"][0]), int(raw_result["scores"][1])),
-            )
-        last_text = data.get("last_turn")
-        messages = _field(data, "messages", list)
-        return IceAndFireState(
-            rules=rules,
-            league=league,
-            board=board,
-            seed=seed,
-            owner=bytes(owner),
-            active=bytes(active),
-            units=units,
-            buildings=buildings,
-            gold=_pair(data, "gold"),
-            income=_pair(data, "income"),
-            turn=_field(data, "turn", int),
-            player=_field(data, "player", int),
-            next_id=_field(data, "next_id", int),
-            messages=(str(messages[0]), str(messages[1])),
-            last_turn=() if last_text is None else parse_line(str(last_text), rules),
-            last_player=data.get("last_player"),
-            log=tuple(str(line) for line in _field(data, "log", list)),
-            result=result,
-        )
-    except (TypeError, ValueError, KeyError, IndexError) as exc:
-        if isinstance(exc, StateFormatError):
-            raise
-        raise StateFormatError(f"iceandfire state: {exc}") from exc
+    gold: int
+    income: int
+    opp_gold: int
+    opp_income: int
+    rows: list[str]
+    buildings: list[tuple[int, int, int, int]]
+    units: list[tuple[int, int, int, int, int]]
+
+    @classmethod
+    def parse(cls, lines: Sequence[str]) -> TurnInput:
+        """Read a turn from its lines (the first line is the gold); inverse of :meth:`to_text`."""
+        gold, income, opp_gold, opp_income = (int(lines[k]) for k in range(4))
+        rows = [lines[4 + y].rstrip("\n") for y in range(12)]
+        k = TURN_LINES_FIXED
+        nb = int(lines[k])
+        buildings = [_ints(lines[k + 1 + j], 4) for j in range(nb)]
+        k += 1 + nb
+        nu = int(lines[k])
+        units = [_ints(lines[k + 1 + j], 5) for j in range(nu)]
+        return cls(gold, income, opp_gold, opp_income, rows, buildings, units)  # type: ignore[arg-type]
+
+    def to_text(self) -> str:
+        """The input text, one value or row or entity a line."""
+        lines = [str(v) for v in (self.gold, self.income, self.opp_gold, self.opp_income)]
+        lines += self.rows
+        lines.append(str(len(self.buildings)))
+        lines += [" ".join(map(str, b)) for b in self.buildings]
+        lines.append(str(len(self.units)))
+        lines += [" ".join(map(str, u)) for u in self.units]
+        return "\n".join(lines) + "\n"
+
+    def my_hq(self) -> tuple[int, int]:
+        """(x, y) of the reader's HQ."""
+        for owner, kind, x, y in self.buildings:
+            if owner == 0 and kind == 0:
+                return x, y
+        raise ValueError("the input lists no HQ of the player")
+
+
+def _ints(line: str, count: int) -> tuple[int, ...]:
+    values = tuple(int(v) for v in line.split())
+    if len(values) != count:
+        raise ValueError(f"expected {count} numbers, got {line!r}")
+    return values

@@ -17,25 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from gridarena.core.errors import SpecError
 from gridarena.core.javarandom import JavaRandom
-from gridarena.games.iceandfire.formats import check_rules
-
-SIZE: Final = 12
-LEAGUES: Final = ("wood3", "wood2", "wood1", "bronze")
-"""League names, in CodinGame's level order 1-4 (Silver, Gold and Legend play Bronze's rules)."""
+from gridarena.games.iceandfire.formats import check_league, check_rules
+from gridarena.games.iceandfire.geometry import SIZE
 
 LONG_MIN: Final = -(2**63)
 LONG_MAX: Final = 2**63 - 1
 _NOISE_LIMIT: Final = 7549747  # 0.45f == 7549747 / 2^24: nextFloat() > 0.45f iff next(24) > this
 _BANNED_SPOTS: Final = frozenset({(0, 0), (11, 11), (0, 1), (11, 10)})
-
-
-def check_league(league: str) -> str:
-    """``league`` if it is one of :data:`LEAGUES`, else :class:`SpecError`."""
-    if league not in LEAGUES:
-        raise SpecError(f"iceandfire: league must be one of {LEAGUES}, got {league!r}")
-    return league
 
 
 def java_long(seed: int) -> int:

@@ -1,9 +1,13 @@
 """The CodinGame protocol from the bot's side (spec 13): read the statement's input, answer one line.
 
-``gridarena iceandfire bot NAME`` runs :func:`serve` on stdin/stdout, so any of our bots can stand
-behind a CodinGame submission or play our referee as an external program (``protocol=codingame``).
+:class:`CodinGameBot` is the adapter every bot of ours is written against: it plays from the
+CodinGame input text, which the arena hands it from the state (``codingame_init`` /
+``codingame_turn``), so the bot that plays our tournaments is byte for byte the one pasted behind a
+CodinGame submission. ``gridarena iceandfire bot NAME`` runs :func:`serve` on stdin/stdout, so any
+of our bots can stand behind a CodinGame submission or play our referee as an external program
+(``protocol=codingame``).
 
-* Our own bots (:class:`~gridarena.games.iceandfire.bots.CodinGameBot`) read the text directly.
+* Our own bots (:class:`CodinGameBot` subclasses) read the text directly.
 * Any other registered bot (``random``, ...) plays through :class:`StateBot`, which rebuilds a
   referee state from the input with :func:`state_from_input` and asks the bot as in the arena.
 
@@ -20,16 +24,67 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from gridarena.core.bot import Bot
+from gridarena.core.bot import BaseBot, Bot, Decision
 from gridarena.core.clock import TimeControl, bot_margin
 from gridarena.core.errors import GridArenaError
-from gridarena.core.types import Game
-from gridarena.games.iceandfire.bots import CodinGameBot
-from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState, state_from_rows
+from gridarena.core.types import Game, GameState
+from gridarena.games.iceandfire.formats import TurnInput, parse_spots
+from gridarena.games.iceandfire.geometry import SIZE
+from gridarena.games.iceandfire.positions import state_from_rows
+from gridarena.games.iceandfire.rules import IceAndFire, IceAndFireState
 
 FIRST_TURN: Final = 1.0
 TURN: Final = 0.05
-SIZE: Final = 12
+
+
+class CodinGameBot(BaseBot):
+    """A bot that plays from the CodinGame input text: the same code in the arena and on CodinGame.
+
+    Subclasses write :meth:`start` (the initial input) and :meth:`turn` (one turn's input lines ->
+    the output line). ``act`` feeds them the state's own CodinGame text.
+    """
+
+    name = "codingame"
+
+    def __init__(self, seed: int | None = None, rules: str = "contest", league: str = "bronze") -> None:
+        super().__init__(seed)
+        self.rules, self.league = rules, league
+        self._started = False
+        #: The turn's time control (its deadline on its own clock, wall or CPU); none: no limit.
+        self.control = TimeControl()
+        self.turns = 0
+        self.new_game()
+
+    def reset(self, game: Game[Any], seat: int, seed: int) -> None:
+        """A new game: forget the map, read the initial input again on the first turn."""
+        super().reset(game, seat, seed)
+        self.rules = str(game.params.get("rules", "contest"))
+        self.league = str(game.params.get("league", "bronze"))
+        self._started = False
+        self.turns = 0
+        self.new_game()
+
+    def new_game(self) -> None:
+        """Per-game state of a subclass (called when the bot is made, by reset, and by the standalone
+        loop once)."""
+
+    def start(self, lines: Sequence[str]) -> None:
+        """The initial input (mine spots)."""
+
+    def turn(self, lines: Sequence[str]) -> str:
+        """One turn's input lines -> the output line."""
+        raise NotImplementedError
+
+    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
+        """Answer from the state's CodinGame text, as an external program would."""
+        seat = state.current_player()
+        if not self._started:
+            self.start(state.codingame_init(seat).splitlines())  # type: ignore[attr-defined]
+            self._started = True
+        self.control = clock
+        line = self.turn(state.codingame_turn(seat).splitlines())  # type: ignore[attr-defined]
+        self.turns += 1
+        return Decision(line)
 
 
 class ProtocolError(GridArenaError):
@@ -115,22 +170,13 @@ def state_from_input(
     """
     game = game or IceAndFire()
     try:
-        n = int(init[0])
-        spots = [tuple(int(v) for v in line.split()) for line in init[1 : 1 + n]]
-        gold, income, opp_gold, opp_income = (int(turn[k]) for k in range(4))
-        rows = list(turn[4 : 4 + SIZE])
-        k = 4 + SIZE
-        nb = int(turn[k])
-        buildings = [tuple(int(v) for v in line.split()) for line in turn[k + 1 : k + 1 + nb]]
-        k += 1 + nb
-        nu = int(turn[k])
-        units = [tuple(int(v) for v in line.split()) for line in turn[k + 1 : k + 1 + nu]]
+        spots = parse_spots(init)
+        shown = TurnInput.parse(turn)
+        me = 0 if shown.my_hq() == (0, 0) else 1
     except (ValueError, IndexError) as exc:
         raise ProtocolError(f"unreadable turn input: {exc}") from None
-    me = 0
-    for owner, kind, x, y in buildings:
-        if owner == 0 and kind == 0:
-            me = 0 if (x, y) == (0, 0) else 1
+    gold, income, opp_gold, opp_income = shown.gold, shown.income, shown.opp_gold, shown.opp_income
+    rows, buildings, units = shown.rows, shown.buildings, shown.units
     # The input's owner 0 is the player to move; the state's are red (0) and blue (1).
     to_state = (me, 1 - me)
     letters = {"O": "RB"[me], "o": "RB"[me], "X": "RB"[1 - me], "x": "RB"[1 - me]}
@@ -141,7 +187,7 @@ def state_from_input(
         units=[(uid, to_state[owner], level, x, y) for owner, uid, level, x, y in units],
         buildings=[(to_state[owner], kind, x, y) for owner, kind, x, y in buildings if kind != 0],
         gold=(gold, opp_gold) if me == 0 else (opp_gold, gold),
-        spots=[(s[0], s[1]) for s in spots],
+        spots=spots,
         player=me,
         turn=turn_number,
     )
@@ -153,7 +199,7 @@ class StateBot(CodinGameBot):
     """Any bot of the registry behind the protocol: the input becomes a referee state each turn."""
 
     def __init__(self, bot: Bot, game: IceAndFire) -> None:
-        super().__init__(None, game.rules)
+        super().__init__(None, game.rules, game.league)
         self.bot, self.game = bot, game
         self.name = getattr(bot, "name", "bot")
         self.init: list[str] = []
@@ -171,8 +217,7 @@ class StateBot(CodinGameBot):
         state = state_from_input(self.init, lines, self.game, self.turns + 1)
         if self.turns == 0:
             self.bot.reset(self.game, state.current_player(), self.rng.getrandbits(63))
-        clock = TimeControl(deadline=self.deadline)
-        action = self.bot.act(state, clock).action
+        action = self.bot.act(state, self.control).action
         return action if isinstance(action, str) else state.action_to_string(action)
 
 
@@ -204,7 +249,7 @@ def serve(
             return turns
         arrived = now()
         limit = FIRST_TURN if turns == 0 else TURN
-        bot.deadline, bot.now = arrived + limit - bot_margin(limit), now
+        bot.control = TimeControl(deadline=arrived + limit - bot_margin(limit), clock=now)
         try:
             line = bot.turn(turn)
         except (ValueError, IndexError) as exc:

@@ -2,202 +2,174 @@
 
 Bots plan inside one turn: they try a chain of trains, undo it, try a tower, and so on. The referee's
 states are immutable and keep the full history (messages, ids, both clocks); the bots need a flat,
-cheap copy of what the input shows, with the few rules a plan touches (spec sections 4-9): who may
-enter which cell, the path step of a MOVE, activity by flood fill, income. Everything here is
-relative to the bot: player 0 is the bot (``ME``), player 1 its opponent (``OPP``), exactly as in
-the CodinGame input, so the same code runs inside the arena and behind a CodinGame submission.
+cheap copy of what the input shows. The rules a plan touches (who may enter which cell, the MOVE
+step, activity, income: spec sections 4-9) are the referee's own, inherited from
+:class:`~gridarena.games.iceandfire.cells.Cells`; this module adds what only planning needs: copies,
+a cache of searches, chains whose activity is settled once at their end, and a look one turn ahead.
+Everything here is relative to the bot: player 0 is the bot (``ME``), player 1 its opponent
+(``OPP``), exactly as in the CodinGame input, so the same code runs inside the arena and behind a
+CodinGame submission.
 
-Cells are integers ``i = y * 12 + x``. The board is checked against the referee in the tests: every
-command a bot emits through :meth:`Board.train` / :meth:`Board.move` / :meth:`Board.build` must be
-one the referee executes.
+Cells are integers ``i = y * 12 + x``. The tests hold the board to the referee: every command a bot
+emits through :meth:`Board.train` / :meth:`Board.move` / :meth:`Board.build` must be one the referee
+executes.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-SIZE: Final = 12
-CELLS: Final = SIZE * SIZE
+from gridarena.core.clock import TimeControl
+from gridarena.games.iceandfire.cells import Cells
+from gridarena.games.iceandfire.formats import TurnInput, parse_spots
+from gridarena.games.iceandfire.geometry import (
+    CELLS,
+    HQ,
+    HQ_CELLS,
+    MINE,
+    NEUTRAL,
+    NO_BUILDING,
+    SIZE,
+    TOWER,
+    TOWER_COST,
+    UNIT_COST,
+    VOID,
+    build_refused,
+    cell_of,
+    cells_mask,
+    make_board,
+    mask_indices,
+    max_level,
+)
+from gridarena.games.iceandfire.geometry import (
+    Board as Layout,
+)
+from gridarena.games.iceandfire.protocol import CodinGameBot
+
 ME: Final = 0
 OPP: Final = 1
-NEUTRAL: Final = -1
 
-HQ: Final = 0
-MINE: Final = 1
-TOWER: Final = 2
-NONE: Final = -1
-
-UNIT_COST: Final = (0, 10, 20, 30)
-UPKEEP: Final = (0, 1, 4, 20)
-TOWER_COST: Final = 15
-CAPTURE_LEVEL: Final = 3
-
-UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
-_STEP: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
-#: The referee's neighbour order for the path step: red UP, RIGHT, DOWN, LEFT; blue a half-turn of it.
-RED_ORDER: Final = (UP, RIGHT, DOWN, LEFT)
-BLUE_ORDER: Final = (DOWN, LEFT, UP, RIGHT)
-
-
-def cell(x: int, y: int) -> int:
-    """The cell index of (x, y)."""
-    return y * SIZE + x
-
-
-def xy(i: int) -> tuple[int, int]:
-    """(x, y) of cell ``i``."""
-    return i % SIZE, i // SIZE
-
-
-class OutOfTime(Exception):
-    """A search on a board whose ``abort`` said the turn's time is up (the caller drops that work)."""
-
-
-def _neighbours_by_direction() -> tuple[tuple[int, ...], ...]:
-    table = []
-    for i in range(CELLS):
-        x, y = xy(i)
-        row = []
-        for dx, dy in _STEP:
-            nx, ny = x + dx, y + dy
-            row.append(cell(nx, ny) if 0 <= nx < SIZE and 0 <= ny < SIZE else -1)
-        table.append(tuple(row))
-    return tuple(table)
-
-
-#: ``DIR_NEIGHBOURS[i][d]``: the cell in direction d of i, or -1 off the grid (void is checked later).
-DIR_NEIGHBOURS: Final = _neighbours_by_direction()
-
-
-def _rings() -> tuple[tuple[int, ...], ...]:
-    table = []
-    for i in range(CELLS):
-        x, y = xy(i)
-        row = []
-        for dx, dy in ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)):
-            nx, ny = x + dx, y + dy
-            row.append(cell(nx, ny) if 0 <= nx < SIZE and 0 <= ny < SIZE else -1)
-        table.append(tuple(row))
-    return tuple(table)
-
-
-#: ``RING[i]``: the 8 cells around i in cyclic order N, NE, E, SE, S, SW, W, NW (-1 off the grid);
-#: consecutive entries are 4-neighbours, and the even entries are i's own 4-neighbours.
-RING: Final = _rings()
+#: What the bots' distance rows hold between cells with no path (a void cell): farther than any path.
+FAR: Final = CELLS * 4
 
 
 @dataclass(frozen=True, slots=True)
 class MapInfo:
-    """What never changes in a game: void cells, their neighbours, mine spots and path distances."""
+    """The map as the bots read it: void cells, mine spots, neighbours, distance rows and near cells,
+    all derived from the referee's :class:`~gridarena.games.iceandfire.geometry.Board` (``layout``)."""
 
+    layout: Layout
     void: tuple[bool, ...]
     spots: frozenset[int]
-    neighbours: tuple[tuple[int, ...], ...]  # non-void 4-neighbours of each cell
+    neighbours: tuple[tuple[int, ...], ...]  # non-void 4-neighbours of each cell (none for a void cell)
     dist: tuple[tuple[int, ...], ...]  # shortest path over non-void cells (spec section 7)
     near: tuple[tuple[int, ...], ...]  # non-void cells within path distance 2 of each cell
 
     @classmethod
-    def build(cls, void: Sequence[bool], spots: Sequence[int]) -> MapInfo:
-        """Neighbours and the all-pairs distances (one BFS per cell: 144 small searches)."""
-        neighbours = tuple(
-            tuple(n for n in DIR_NEIGHBOURS[i] if n >= 0 and not void[n]) if not void[i] else ()
-            for i in range(CELLS)
-        )
-        far = CELLS * 4
-        dist = []
-        for s in range(CELLS):
-            row = [far] * CELLS
-            if not void[s]:
-                row[s] = 0
-                queue = deque([s])
-                while queue:
-                    c = queue.popleft()
-                    for n in neighbours[c]:
-                        if row[n] == far:
-                            row[n] = row[c] + 1
-                            queue.append(n)
-            dist.append(tuple(row))
-        near = tuple(tuple(c for c in range(CELLS) if dist[s][c] <= 2) for s in range(CELLS))
-        return cls(tuple(bool(v) for v in void), frozenset(spots), neighbours, tuple(dist), near)
+    def build(cls, layout: Layout, spots: Sequence[int]) -> MapInfo:
+        """The tables of ``layout`` (``spots``: the mine spots as cells, in input order)."""
+        return _map_info(layout, tuple(spots))
 
 
-class Board:
-    """One turn's position from the bot's side, with the rules a plan needs; mutable, cheap to copy.
+@lru_cache(maxsize=64)
+def _map_info(layout: Layout, spots: tuple[int, ...]) -> MapInfo:
+    void = tuple(bool(v) for v in layout.void)
+    neighbours = tuple(() if void[i] else layout.neighbours[i] for i in range(CELLS))
+    flat = layout.dist
+    dist = tuple(
+        tuple(FAR if d == 255 else d for d in flat[s * CELLS : (s + 1) * CELLS])
+        if not void[s]
+        else (FAR,) * CELLS
+        for s in range(CELLS)
+    )
+    near = tuple(tuple(c for c in range(CELLS) if dist[s][c] <= 2) for s in range(CELLS))
+    return MapInfo(layout, void, frozenset(spots), neighbours, dist, near)
 
-    ``owner[i]``: ME, OPP or NEUTRAL. ``active[i]``: the cell is joined to its owner's HQ.
-    ``unit_level[i]`` (0: none), ``unit_owner[i]``, ``unit_id[i]``; ``moved[i]``: the unit on i can no
-    longer act this turn. ``building[i]`` (HQ, MINE, TOWER or NONE) and ``building_owner[i]``.
+
+class Board(Cells):
+    """One turn's position from the bot's side, with the referee's rules; mutable, cheap to copy.
+
+    Besides the cells of :class:`~gridarena.games.iceandfire.cells.Cells` (``owner``: ME, OPP,
+    ``NEUTRAL`` or ``VOID``): ``unit_owner[i]`` (``NEUTRAL`` for none) and ``unit_id[i]``;
+    ``moved[i]``: the unit on i can no longer act this turn; gold and incomes; ``won``.
     """
 
     __slots__ = (
-        "abort",
-        "active",
-        "building",
-        "building_owner",
         "cache",
         "floods",
         "gold",
-        "hq",
         "income",
         "info",
+        "league",
         "moved",
-        "owner",
         "pending",
         "red",
-        "rules",
+        "stop",
         "unit_id",
-        "unit_level",
         "unit_owner",
         "won",
     )
 
-    def __init__(self, info: MapInfo, red: bool, rules: str = "contest") -> None:
+    def __init__(self, info: MapInfo, red: bool, rules: str = "contest", league: str = "bronze") -> None:
         self.info = info
-        self.owner = [NEUTRAL] * CELLS
-        self.active = [False] * CELLS
-        self.unit_level = [0] * CELLS
-        self.unit_owner = [NEUTRAL] * CELLS
+        self.layout = info.layout
+        self.rules, self.league, self.max_level = rules, league, max_level(league)
+        self.owner = bytearray(VOID if v else NEUTRAL for v in info.void)
+        self.active = bytearray(CELLS)
+        self.owned = [0, 0]
+        self.act = [0, 0]
+        self.unit_level = bytearray(CELLS)
+        self.unit_owner = bytearray([NEUTRAL]) * CELLS
         self.unit_id = [0] * CELLS
         self.moved = [False] * CELLS
-        self.building = [NONE] * CELLS
-        self.building_owner = [NEUTRAL] * CELLS
+        self.building = [NO_BUILDING] * CELLS
         self.gold = [0, 0]
         self.income = [0, 0]
-        self.hq = [cell(0, 0), cell(11, 11)] if red else [cell(11, 11), cell(0, 0)]
+        self.hq = list(HQ_CELLS) if red else [HQ_CELLS[1], HQ_CELLS[0]]
+        ordered = info.layout.ordered
+        self.orders = ordered if red else (ordered[1], ordered[0])
         self.red = red
-        self.rules = rules
         self.won: int | None = None  # the player whose unit took the other HQ during the plan
         #: Deferred takes (cell, owner before, active before) that :meth:`settle` has not resolved.
-        self.pending: list[tuple[int, int, bool]] = []
-        #: Counts the floods that may have changed cells other than those taken (see tactics.summary).
+        self.pending: list[tuple[int, int, int]] = []
+        #: Floods that changed cells other than the one taken (a chain's score reads only its cells
+        #: when this has not moved: tactics.summary_after).
         self.floods = 0
-        #: Asked by the searches (:func:`~gridarena.games.iceandfire.ai.tactics.check_time`): True
-        #: means the turn's hard time limit has passed and they raise :class:`OutOfTime`. Copies share it.
-        self.abort: Callable[[], bool] | None = None
+        #: Asked by the searches (:func:`~gridarena.games.iceandfire.ai.tactics.check_time`): once it
+        #: has expired they raise :class:`~gridarena.search.errors.SearchAborted`. Copies share it.
+        self.stop: TimeControl | None = None
         #: Searches of this exact position (see :meth:`cached`), shared with copies until either changes.
         self.cache: dict[tuple[object, ...], object] | None = None
 
     def copy(self) -> Board:
-        """A copy to try a plan on (lists copied; the map shared)."""
+        """A copy to try a plan on (the cells copied; the map shared)."""
         b = Board.__new__(Board)
-        b.info, b.red, b.rules, b.won = self.info, self.red, self.rules, self.won
+        b.info, b.layout, b.red, b.rules, b.league, b.won = (
+            self.info,
+            self.layout,
+            self.red,
+            self.rules,
+            self.league,
+            self.won,
+        )
+        b.max_level, b.hq, b.orders = self.max_level, self.hq[:], self.orders
         b.owner = self.owner[:]
         b.active = self.active[:]
+        b.owned = self.owned[:]
+        b.act = self.act[:]
         b.unit_level = self.unit_level[:]
         b.unit_owner = self.unit_owner[:]
         b.unit_id = self.unit_id[:]
         b.moved = self.moved[:]
         b.building = self.building[:]
-        b.building_owner = self.building_owner[:]
         b.gold = self.gold[:]
         b.income = self.income[:]
-        b.hq = self.hq[:]
         b.pending = self.pending[:] if self.pending else []
         b.floods = self.floods
-        b.abort = self.abort
+        b.stop = self.stop
         b.cache = self.cache
         return b
 
@@ -218,50 +190,18 @@ class Board:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def order(self, player: int) -> tuple[int, ...]:
-        """The referee's neighbour order for ``player``'s path steps."""
-        red = self.red if player == ME else not self.red
-        return RED_ORDER if red else BLUE_ORDER
-
     def free(self, i: int) -> bool:
         """No unit and no building on i."""
-        return self.unit_level[i] == 0 and self.building[i] == NONE
+        return self.unit_level[i] == 0 and self.building[i] == NO_BUILDING
 
     def units(self, player: int) -> Iterator[int]:
         """Cells holding a unit of ``player``, by unit id (the input order)."""
         cells = [i for i in range(CELLS) if self.unit_level[i] and self.unit_owner[i] == player]
         return iter(sorted(cells, key=lambda i: self.unit_id[i]))
 
-    def protected(self, i: int) -> bool:
-        """Spec 5: an owned cell with a tower on it, or next to an active tower of the same owner."""
-        o = self.owner[i]
-        if o == NEUTRAL:
-            return False
-        if self.building[i] == TOWER:
-            return True
-        for n in self.info.neighbours[i]:
-            if self.building[n] == TOWER and self.owner[n] == o and self.active[n]:
-                return True
-        return False
-
-    def capturable(self, i: int, player: int, level: int) -> bool:
-        """Spec 5, step by step: may a ``level`` unit of ``player`` be trained on or move onto i."""
-        mine = self.owner[i] == player
-        if level < CAPTURE_LEVEL and not mine:
-            if self.active[i] and self.protected(i):
-                return False
-            if self.building[i] == TOWER:
-                return False
-        if self.unit_level[i] == 0 and self.building[i] == NONE:
-            return True
-        if mine:
-            return False
-        u = self.unit_level[i]
-        return not (u and level != CAPTURE_LEVEL and level <= u)
-
     def min_level(self, i: int, player: int) -> int:
         """The cheapest level that may enter i (0 if none may: own buildings and units)."""
-        for level in (1, 2, 3):
+        for level in range(1, self.max_level + 1):
             if self.capturable(i, player, level):
                 return level
         return 0
@@ -271,16 +211,18 @@ class Board:
 
         The same answers in one pass (the chain search asks for all 144): an own cell takes a level-1
         unit if it is free; another cell needs level 3 behind a tower's protection, else one level
-        above the unit on it (level 3 takes anything).
+        above the unit on it, or the top level, which takes any unit (spec 5).
         """
         owner, active, building = self.owner, self.active, self.building
         unit_level, neighbours, void = self.unit_level, self.info.neighbours, self.info.void
+        top = self.max_level
+        guarded = 3 if top >= 3 else 0
+        # By the level of the unit on a cell (0: none): one above it, or the top level, which kills any.
+        enter = (1, min(2, top), min(3, top), top)
         shielded = [False] * CELLS  # protected(i) for cells of an active tower's owner
         for t in range(CELLS):
             if building[t] == TOWER:
                 o = owner[t]
-                if o == NEUTRAL:
-                    continue
                 shielded[t] = True
                 if active[t]:
                     for n in neighbours[t]:
@@ -292,140 +234,49 @@ class Board:
                 continue
             o = owner[i]
             if o == player:
-                if not active[i] and unit_level[i] == 0 and building[i] == NONE:
+                if not active[i] and unit_level[i] == 0 and building[i] == NO_BUILDING:
                     out[i] = 1
                 continue
             if building[i] == TOWER or (active[i] and shielded[i]):
-                out[i] = 3
+                out[i] = guarded
                 continue
-            u = unit_level[i]
-            out[i] = 1 if u == 0 else (2 if u == 1 else 3)
+            out[i] = enter[unit_level[i]]
         return out
-
-    def playable(self, i: int, player: int) -> bool:
-        """Own and active, or next to an own active cell (spec 6, check 1)."""
-        if self.owner[i] == player and self.active[i]:
-            return True
-        return any(self.owner[n] == player and self.active[n] for n in self.info.neighbours[i])
-
-    def mine_cost(self, player: int) -> int:
-        """The contest price (20 + 4 per mine owned, inactive ones included) or the flat multi price."""
-        if self.rules == "multi":
-            return 15
-        owned = sum(1 for i in range(CELLS) if self.building[i] == MINE and self.building_owner[i] == player)
-        return 20 + 4 * owned
-
-    def compute_income(self, player: int) -> int:
-        """Spec 9: active cells, +4 per active mine, minus the upkeep of units on active cells."""
-        total = 0
-        for i in range(CELLS):
-            if self.owner[i] == player and self.active[i]:
-                total += 1
-                if self.building[i] == MINE:
-                    total += 4
-                if self.unit_level[i] and self.unit_owner[i] == player:
-                    total -= UPKEEP[self.unit_level[i]]
-        return total
 
     def cells_of(self, player: int, active: bool = True) -> list[int]:
         """Cells owned by ``player`` (only the active ones unless ``active`` is False)."""
-        return [i for i in range(CELLS) if self.owner[i] == player and (self.active[i] or not active)]
+        return mask_indices(self.act[player] & self.owned[player] if active else self.owned[player])
 
-    # -- changing -----------------------------------------------------------------------------
+    # -- activity ---------------------------------------------------------------------------------
 
     def recompute_activity(self) -> None:
         """Flood fill from both HQs (spec 4): the oracle the incremental updates below must equal."""
-        self.active = [False] * CELLS
-        for player in (ME, OPP):
-            self._flood_from_hq(player)
+        self.activate(ME)
+        self.activate(OPP)
+        self.show_activity()
         self.pending = []
         self.floods += 1
         self.cache = None
 
-    def _reflood(self, player: int) -> None:
-        """``player``'s activity from scratch (after it lost an active cell: a cut is possible)."""
-        self.floods += 1
-        owner, active = self.owner, self.active
-        for i in range(CELLS):
-            if owner[i] == player:
-                active[i] = False
-        self._flood_from_hq(player)
-
-    def _flood_from_hq(self, player: int) -> None:
-        """Mark active every cell of ``player`` connected to its HQ (its cells start inactive)."""
-        start = self.hq[player]
-        if self.owner[start] == player:
-            self._spread(start, player)
-
-    def _spread(self, start: int, player: int) -> int:
-        """Mark active ``start`` and every inactive cell of ``player`` joined to it; the count added
-        beyond ``start``."""
-        owner, active, neighbours = self.owner, self.active, self.info.neighbours
-        active[start] = True
-        stack = [start]
-        added = 0
-        while stack:
-            c = stack.pop()
-            for n in neighbours[c]:
-                if not active[n] and owner[n] == player:
-                    active[n] = True
-                    stack.append(n)
-                    added += 1
-        return added
-
     def _join(self, i: int, player: int) -> None:
-        """``player`` now owns i: if i touches its active territory (or is its HQ), i and the own
-        inactive cells reached through it become active (a gain of cells never cuts anything)."""
-        owner, active, neighbours = self.owner, self.active, self.info.neighbours
-        if i != self.hq[player] and not any(owner[n] == player and active[n] for n in neighbours[i]):
-            active[i] = False
+        """``player`` now owns i: it and the own cells it reconnects become active if it touches the
+        active territory (counted in ``floods`` when cells besides i join)."""
+        joined = self.join(i, player)
+        if joined == 1 << i or not joined:
+            self.active[i] = 1 if joined else 0
             return
-        self.floods += self._spread(i, player)
-
-    def _still_joined(self, i: int, prev: int, gone: dict[int, bool]) -> bool:
-        """Whether taking ``prev``'s active cell i certainly leaves the rest of its territory joined.
-
-        The simple-point test: i's remaining active neighbours of ``prev`` all lie on one arc of
-        ``prev``'s cells around i (diagonals included), so any path through i can go round it.
-        ``gone``: cells of the chain already taken (True) or still to be taken (False) from ``prev``
-        while active; they count as ``prev``'s until taken. False means "maybe cut": flood again.
-        """
-        if i == self.hq[prev]:
-            return False
-        owner, active = self.owner, self.active
-        inside = []
-        for n in RING[i]:
-            if n < 0:
-                inside.append(False)
-            elif n in gone:
-                inside.append(not gone[n])
-            else:
-                inside.append(owner[n] == prev and active[n])
-        if all(inside):
-            return True
-        # Arcs of consecutive inside cells around the cycle; the 4-neighbours must share one arc.
-        start = inside.index(False)
-        arcs_with_neighbour = 0
-        in_arc = has_neighbour = False
-        for k in range(1, 9):
-            j = (start + k) % 8
-            if inside[j]:
-                if not in_arc:
-                    in_arc, has_neighbour = True, False
-                if j % 2 == 0:
-                    has_neighbour = True
-            elif in_arc:
-                in_arc = False
-                if has_neighbour:
-                    arcs_with_neighbour += 1
-        return arcs_with_neighbour <= 1
+        self.floods += joined.bit_count() - 1
+        active = self.active
+        for c in mask_indices(joined):
+            active[c] = 1
 
     def settle(self) -> None:
         """Resolve the deferred takes of a chain: what :meth:`recompute_activity` would give, faster.
 
         The board was consistent before the chain and a chain only adds cells to its player, so the
         player's side grows from the chain's cells, and the opponent is flooded again only when the
-        chain took one of its active cells.
+        chain took one of its active cells that may cut it (the simple-point test, with the chain's
+        cells not yet resolved still counted as the opponent's).
         """
         pending = self.pending
         if not pending:
@@ -433,8 +284,7 @@ class Board:
         self.pending = []
         self.cache = None
         owner = self.owner
-        # Cells taken from a player while active, not yet taken (False) or taken (True) in chain order.
-        gone = {i: False for i, prev, was_active in pending if was_active and prev != owner[i]}
+        inside = self.act[:]  # each player's active cells before the chain, less those resolved
         refloods = set()
         for i, prev, was_active in pending:
             player = owner[i]
@@ -442,28 +292,35 @@ class Board:
                 continue
             self._join(i, player)
             if prev == 1 - player and was_active:
-                if prev not in refloods and not self._still_joined(i, prev, gone):
+                inside[prev] &= ~(1 << i)
+                if prev not in refloods and self.may_cut(i, prev, inside[prev]):
                     refloods.add(prev)
-                gone[i] = True
-        for p in refloods:
-            self._reflood(p)
+        for p in (ME, OPP):
+            if p in refloods:
+                self.activate(p)
+                self.floods += 1
+            else:
+                self.act[p] &= self.owned[p]  # the cells the chain took from p leave its active set
+        if refloods:
+            self.show_activity()
 
     def _clear(self, i: int, player: int) -> None:
         if self.unit_level[i] and self.unit_owner[i] != player:
             self.unit_level[i], self.unit_owner[i], self.unit_id[i] = 0, NEUTRAL, 0
-        if self.building[i] in (MINE, TOWER) and self.building_owner[i] != player:
-            self.building[i], self.building_owner[i] = NONE, NEUTRAL
+        if self.building[i] in (MINE, TOWER) and self.owner[i] != player:
+            self.building[i] = NO_BUILDING
 
     def _take(self, i: int, player: int, defer: bool = False) -> None:
         self.cache = None
-        prev, was_active = self.owner[i], self.active[i]
-        self.owner[i] = player
+        was_active = self.active[i]
+        prev = self.claim(i, player)
         if i == self.hq[1 - player]:
             self.won = player
         if defer:
             # A chain cell joins an active own neighbour: it is active at once; the opponent's side
             # (cells this one cut off) waits for the caller's settle().
-            self.active[i] = True
+            self.act[player] |= 1 << i
+            self.active[i] = 1
             self.pending.append((i, prev, was_active))
             return
         if self.pending:
@@ -473,13 +330,17 @@ class Board:
         if prev == player and was_active:
             return
         self._join(i, player)
-        if prev == 1 - player and was_active and not self._still_joined(i, prev, {}):
-            self._reflood(prev)
+        if prev == 1 - player and was_active and self.lose(i, prev):
+            self.floods += 1
+            self.show_activity()
+
+    # -- changing -----------------------------------------------------------------------------
 
     def can_train(self, i: int, level: int, player: int = ME) -> bool:
-        """Spec 6's execution checks."""
+        """Spec 6's execution checks (and the league's highest level, checked when the line is read)."""
         return (
             not self.info.void[i]
+            and level <= self.max_level
             and self.playable(i, player)
             and self.gold[player] >= UNIT_COST[level]
             and self.capturable(i, player, level)
@@ -503,20 +364,9 @@ class Board:
     def step(self, src: int, target: int) -> int:
         """The cell the unit on ``src`` would step to for MOVE to ``target`` (spec 7), or -1."""
         player, level = self.unit_owner[src], self.unit_level[src]
-        dist = self.info.dist
-        if dist[src][target] == 1 and not self.capturable(target, player, level):
+        if self.layout.dist[src * CELLS + target] == 1 and not self.capturable(target, player, level):
             return -1
-        best, best_d = src, dist[src][target]
-        row = DIR_NEIGHBOURS[src]
-        void = self.info.void
-        for d in self.order(player):
-            n = row[d]
-            if n < 0 or void[n]:
-                continue
-            dn = dist[n][target]
-            if dn < best_d and self.capturable(n, player, level):
-                best, best_d = n, dn
-        return -1 if best == src else best
+        return self.path_step(src, target, player, level)
 
     def move(self, src: int, target: int, defer: bool = False) -> int:
         """MOVE the unit on ``src`` towards ``target``; the cell it reached, or -1 (nothing happened)."""
@@ -535,12 +385,14 @@ class Board:
         )
         self.unit_level[src], self.unit_owner[src], self.unit_id[src] = 0, NEUTRAL, 0
         self.moved[src], self.moved[dst] = False, True
-        self._take(dst, player, defer and self.active[src])
+        self._take(dst, player, defer and bool(self.active[src]))
         return dst
 
     def can_build(self, i: int, kind: int, player: int = ME) -> bool:
-        """Spec 8's execution checks (the Bronze league: both kinds allowed)."""
+        """Spec 8's execution checks, the league's included."""
         if self.info.void[i] or not self.playable(i, player) or not self.free(i) or self.owner[i] != player:
+            return False
+        if build_refused(self.rules, self.league, kind):
             return False
         if kind == MINE:
             return i in self.info.spots and self.gold[player] >= self.mine_cost(player)
@@ -552,7 +404,7 @@ class Board:
             return False
         self.cache = None
         self.gold[player] -= self.mine_cost(player) if kind == MINE else TOWER_COST
-        self.building[i], self.building_owner[i] = kind, player
+        self.building[i] = kind
         return True
 
     def start_turn(self, player: int) -> None:
@@ -577,95 +429,105 @@ class Board:
             if self.unit_owner[i] == player:
                 self.moved[i] = False
 
-    def military(self, player: int) -> int:
-        """Spec 10's score: gold plus the cost of every unit alive."""
-        return self.gold[player] + sum(
-            UNIT_COST[self.unit_level[i]] for i in range(CELLS) if self.unit_owner[i] == player
-        )
+    def flipped(self) -> Board:
+        """The board from the opponent's side: players swapped, every unit free to act."""
+        b = self.copy()
+        b.owner = self.owner.translate(_SWAP)
+        b.unit_owner = self.unit_owner.translate(_SWAP)
+        b.owned = [self.owned[OPP], self.owned[ME]]
+        b.act = [self.act[OPP], self.act[ME]]
+        b.moved = [False] * CELLS
+        b.changed()
+        b.gold = [self.gold[OPP], self.gold[ME]]
+        b.income = [self.income[OPP], self.income[ME]]
+        b.hq = [self.hq[OPP], self.hq[ME]]
+        b.orders = (self.orders[OPP], self.orders[ME])
+        b.red = not self.red
+        b.won = None if self.won is None else 1 - self.won
+        return b
+
+
+_SWAP: Final = bytes([OPP, ME, *range(2, 256)])
 
 
 # -- the CodinGame input ----------------------------------------------------------------------
 
 
 def parse_init(lines: Sequence[str]) -> list[int]:
-    """The initial input (spec 13): the mine spots as cells."""
-    count = int(lines[0])
-    spots = []
-    for line in lines[1 : 1 + count]:
-        x, y = (int(v) for v in line.split())
-        spots.append(cell(x, y))
-    return spots
-
-
-TURN_LINES_FIXED: Final = 4 + SIZE
-
-
-@dataclass(slots=True)
-class TurnInput:
-    """One turn's input, as read: numbers, the 12 rows, buildings and units (owner 0 = me)."""
-
-    gold: int
-    income: int
-    opp_gold: int
-    opp_income: int
-    rows: list[str]
-    buildings: list[tuple[int, int, int, int]]  # owner, type, x, y
-    units: list[tuple[int, int, int, int, int]]  # owner, id, level, x, y
-
-    @classmethod
-    def parse(cls, lines: Sequence[str]) -> TurnInput:
-        """Read a turn from its lines (the first line is the gold)."""
-        gold, income, opp_gold, opp_income = (int(lines[k]) for k in range(4))
-        rows = [lines[4 + y].rstrip("\n") for y in range(SIZE)]
-        k = TURN_LINES_FIXED
-        nb = int(lines[k])
-        buildings = [tuple(int(v) for v in lines[k + 1 + j].split()) for j in range(nb)]
-        k += 1 + nb
-        nu = int(lines[k])
-        units = [tuple(int(v) for v in lines[k + 1 + j].split()) for j in range(nu)]
-        return cls(gold, income, opp_gold, opp_income, rows, buildings, units)  # type: ignore[arg-type]
-
-    @staticmethod
-    def line_count(lines: Sequence[str], start: int = 0) -> int:
-        """How many lines the turn starting at ``start`` has (to read it from a stream)."""
-        k = start + TURN_LINES_FIXED
-        nb = int(lines[k])
-        k += 1 + nb
-        nu = int(lines[k])
-        return k + 1 + nu - start
-
-    def my_hq(self) -> tuple[int, int]:
-        """(x, y) of the bot's HQ."""
-        for owner, kind, x, y in self.buildings:
-            if owner == 0 and kind == HQ:
-                return x, y
-        raise ValueError("the input lists no HQ of the player")
+    """The initial input (spec 13): the mine spots as cells, in input order."""
+    return [cell_of(x, y) for x, y in parse_spots(lines)]
 
 
 def board_from_input(
-    turn: TurnInput, spots: Sequence[int], info: MapInfo | None = None, rules: str = "contest"
+    turn: TurnInput,
+    spots: Sequence[int],
+    info: MapInfo | None = None,
+    rules: str = "contest",
+    league: str = "bronze",
 ) -> Board:
     """The :class:`Board` of a turn's input (``info`` reused from an earlier turn when given)."""
     if info is None:
-        void = [turn.rows[i // SIZE][i % SIZE] == "#" for i in range(CELLS)]
-        info = MapInfo.build(void, spots)
+        rows = tuple("".join("#" if ch == "#" else "." for ch in row) for row in turn.rows)
+        layout = make_board(rows, tuple(sorted((c % SIZE, c // SIZE) for c in spots)))
+        info = MapInfo.build(layout, spots)
     red = turn.my_hq() == (0, 0)
-    b = Board(info, red, rules)
-    for y, row in enumerate(turn.rows):
-        for x, ch in enumerate(row):
-            i = y * SIZE + x
-            if ch in "Oo":
-                b.owner[i], b.active[i] = ME, ch == "O"
-            elif ch in "Xx":
-                b.owner[i], b.active[i] = OPP, ch == "X"
+    b = Board(info, red, rules, league)
+    marks = "".join(turn.rows).encode()
+    for i, ch in enumerate(marks):
+        if ch in b"Oo":
+            b.owner[i] = ME
+        elif ch in b"Xx":
+            b.owner[i] = OPP
+    b.owned = [cells_mask(b.owner, ME), cells_mask(b.owner, OPP)]
+    shown = cells_mask(marks.translate(_ACTIVE_MARKS), 1)
+    b.act = [b.owned[ME] & shown, b.owned[OPP] & shown]
+    b.show_activity()
     for owner, kind, x, y in turn.buildings:
-        i = cell(x, y)
-        b.building[i], b.building_owner[i] = kind, owner
+        i = cell_of(x, y)
+        b.building[i] = kind
         if kind == HQ:
             b.hq[owner] = i
     for owner, uid, level, x, y in turn.units:
-        i = cell(x, y)
+        i = cell_of(x, y)
         b.unit_level[i], b.unit_owner[i], b.unit_id[i] = level, owner, uid
     b.gold = [turn.gold, turn.opp_gold]
     b.income = [turn.income, turn.opp_income]
     return b
+
+
+#: The input's map characters to 1 for an active cell (``O``, ``X``), 0 otherwise.
+_ACTIVE_MARKS: Final = bytes(1 if chr(c) in "OX" else 0 for c in range(256))
+
+
+class BoardBot(CodinGameBot):
+    """A bot that plans on the bots' board: each turn's input becomes a :class:`Board` and
+    :meth:`plan` returns the commands (the map's tables are built on the first turn and kept)."""
+
+    def new_game(self) -> None:
+        """Forget the map."""
+        self.spots: list[int] = []
+        self.info: MapInfo | None = None
+
+    def start(self, lines: Sequence[str]) -> None:
+        """Mine spots."""
+        self.spots = parse_init(lines)
+
+    def turn(self, lines: Sequence[str]) -> str:
+        """Read the input, plan, and return the line."""
+        board = board_from_input(TurnInput.parse(lines), self.spots, self.info, self.rules, self.league)
+        self.info = board.info
+        commands = self.plan(board)
+        return ";".join(commands) if commands else "WAIT"
+
+    def plan(self, board: Board) -> list[str]:
+        """The turn's commands."""
+        return self.play_turn(board)[0]
+
+    def play_turn(self, board: Board) -> tuple[list[str], Board]:
+        """The turn's commands and the board after them (``board`` may be changed): what a bot
+        playing as an opponent model inside another's search answers."""
+        raise NotImplementedError
+
+    def out_of_time(self, margin: float = 0.01) -> bool:
+        """Whether the turn's deadline is less than ``margin`` seconds away (no deadline: never)."""
+        return self.control.time_left() < margin

@@ -14,7 +14,9 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from gridarena.games.iceandfire.ai.board import CELLS, MINE, UNIT_COST, UPKEEP, Board, OutOfTime, xy
+from gridarena.games.iceandfire.ai.board import Board
+from gridarena.games.iceandfire.geometry import CELLS, MINE, UNIT_COST, UPKEEP, xy
+from gridarena.search.errors import SearchAborted
 
 INF = 10**9
 WIN = 10**6
@@ -45,9 +47,9 @@ class Plan:
 
 
 def check_time(board: Board) -> None:
-    """Raise :class:`OutOfTime` if the board's ``abort`` says the turn's hard limit has passed."""
-    if board.abort is not None and board.abort():
-        raise OutOfTime
+    """Raise :class:`SearchAborted` once the board's ``stop`` (the turn's hard limit) has expired."""
+    if board.stop is not None and board.stop.expired():
+        raise SearchAborted("iceandfire: the turn's hard time limit has passed")
 
 
 def chain_search(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
@@ -389,3 +391,69 @@ def finisher(
 def hq_chain_cost(board: Board, player: int, budget: int) -> int:
     """What ``player`` needs to take the opponent's HQ in one turn (INF if more than ``budget``)."""
     return chain_search(board, player, budget, all_units_act=True).cost[board.hq[1 - player]]
+
+
+def walk_region(board: Board, player: int, steps: int) -> list[bool]:
+    """The cells ``player``'s units can stand on after ``steps`` free MOVEs each (one a turn), walking
+    through cells each may enter now; a unit's own start cell included. The opponent's replies in
+    between are ignored: an upper bound of what the units reach, for threat detection."""
+    region = [False] * CELLS
+    neighbours = board.info.neighbours
+    for src in board.units(player):
+        if not board.active[src]:
+            continue
+        level = board.unit_level[src]
+        frontier = [src]
+        region[src] = True
+        seen = {src}
+        for _ in range(steps):
+            grown = []
+            for c in frontier:
+                for n in neighbours[c]:
+                    if n not in seen and board.capturable(n, player, level):
+                        seen.add(n)
+                        region[n] = True
+                        grown.append(n)
+            frontier = grown
+    return region
+
+
+def hq_reach(board: Board, player: int, turns: int) -> int:
+    """The gold ``player`` needs to take the opponent's HQ within ``turns`` turns if its units first
+    walk up to ``turns`` cells each for free (see :func:`walk_region`) and trains then chain from its
+    territory or from any cell they reached (:data:`INF` if no chain exists).
+
+    The opponent-independent measure of how near a player's whole army is to the HQ: with
+    ``turns=1`` it is :func:`hq_chain_cost` without a budget; more turns let every unit advance.
+    """
+    check_time(board)
+    key = ("reach", player, turns)
+    known = board.cached(key)
+    if known is not None:
+        return known  # type: ignore[return-value]
+    free = walk_region(board, player, turns)
+    owner, active, neighbours = board.owner, board.active, board.info.neighbours
+    cost = [INF] * CELLS
+    for i in range(CELLS):
+        if free[i] or (owner[i] == player and active[i]):
+            cost[i] = 0
+    min_level = board.min_levels(player)
+    target = board.hq[1 - player]
+    heap = [(0, i) for i in range(CELLS) if cost[i] == 0]
+    heapq.heapify(heap)
+    while heap:
+        c, i = heapq.heappop(heap)
+        if i == target:
+            break
+        if c > cost[i]:
+            continue
+        for n in neighbours[i]:
+            lv = min_level[n]
+            if not lv:
+                continue
+            nc = c + UNIT_COST[lv]
+            if nc < cost[n]:
+                cost[n] = nc
+                heapq.heappush(heap, (nc, n))
+    board.remember(key, cost[target])
+    return cost[target]
