@@ -10,7 +10,7 @@ how well each model has predicted the opponent's turns so far (docs/iceandfire.m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Literal, overload
 
@@ -132,6 +132,13 @@ class BestBot(PostMortemBot):
     #: Variants that race the opponent to its HQ, in the rusher's style (judged like the others).
     race_variants: tuple[tuple[str, ...], ...] = (("stop", "cuts", "push"),)
     race = False
+    #: Judge each variant as soon as it is played (False: play them all, then judge them in order).
+    #: When time is short, variants played and never judged were time lost: against the third
+    #: perturbed ``postmortem`` the first variant was often played unjudged (docs/iceandfire.md).
+    interleave = True
+    #: Gold kept back from spawning once the territories touch (``postmortem``'s 0): what the next
+    #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool).
+    reserve = 10
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
         """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
@@ -161,39 +168,17 @@ class BestBot(PostMortemBot):
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
         self.weights = self.judged_models(board)
-        # Variants share their first steps: each prefix is played once and kept (boards are copied).
-        done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
-        played: dict[tuple[str, ...], tuple[int, Board]] = {}  # distinct turns: the first variant giving each
-        self.chosen = -1
-        self.judged = 0
-        commands: list[str] = []
-        try:
-            for index, steps in enumerate(self.variants_for(board)):
-                k = len(steps)
-                while steps[:k] not in done:
-                    k -= 1
-                after, commands = done[steps[:k]]
-                after, commands = after.copy(), list(commands)
-                for j in range(k, len(steps)):
-                    if played and self.out_of_time(self.stop_margin + self.step_margin):
-                        break  # (the first variant runs on until the hard limit)
-                    after = self.run_steps(after, steps[j : j + 1], commands)
-                    done[steps[: j + 1]] = (after.copy(), list(commands))
-                else:
-                    played.setdefault(tuple(commands), (index, after))
-                    continue
-                break
-        except SearchAborted:
-            pass
-        self.distinct = len(played)
-        if not played:
-            return commands  # even the first variant did not end in time: what it has so far
+        partial: list[str] = []
+        variants: Iterator[tuple[int, list[str], Board]] = self.distinct_variants(board, partial)
+        if not self.interleave:
+            variants = iter(list(variants))
+        best: tuple[float, list[str], Board, dict[str, bytearray]] | None = None
+        first: tuple[int, list[str], Board] | None = None
+        self.chosen, self.judged, self.distinct = -1, 0, 0
         # Judging a turn (the opponent's modelled reply) costs most: distinct turns only, in the
         # variants' order (the most useful first), while time remains.
-        order = sorted(played.items(), key=lambda item: item[1][0])
-        best: tuple[float, list[str], Board, dict[str, bytearray]] | None = None
-        self.judged = 0
-        for commands_key, (index, after) in order:
+        for index, commands, after in variants:
+            first = first or (index, commands, after)
             if best is not None and self.out_of_time(self.stop_margin):
                 break
             self.predicted = {}
@@ -203,15 +188,47 @@ class BestBot(PostMortemBot):
                 break
             self.judged += 1
             if best is None or value > best[0]:
-                best = (value, list(commands_key), after, self.predicted)
+                best = (value, commands, after, self.predicted)
                 self.chosen = index
+        if first is None:
+            return partial  # even the first variant did not end in time: what it has so far
         if best is None:  # not one judgement in time: the first variant, unjudged
-            commands_key, (index, after) = order[0]
-            best = (0.0, list(commands_key), after, {})
+            index, commands, after = first
+            best = (0.0, commands, after, {})
             self.chosen = index
         self.last_after, self.last_predicted = best[2].owner, best[3]
         self.foresee(best[2])
         return best[1]
+
+    def distinct_variants(self, board: Board, partial: list[str]) -> Iterator[tuple[int, list[str], Board]]:
+        """Each variant's turn that differs from the earlier ones: its index, commands and board.
+
+        Variants share their first steps: each prefix is played once and kept (boards are copied). No
+        new step once the deadline is ``stop_margin + step_margin`` away, except in the first variant,
+        which runs on until the hard limit; if even that one does not end, ``partial`` gets what it
+        has so far."""
+        done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
+        seen: set[tuple[str, ...]] = set()
+        commands: list[str] = []
+        try:
+            for index, steps in enumerate(self.variants_for(board)):
+                k = len(steps)
+                while steps[:k] not in done:
+                    k -= 1
+                after, commands = done[steps[:k]]
+                after, commands = after.copy(), list(commands)
+                for j in range(k, len(steps)):
+                    if seen and self.out_of_time(self.stop_margin + self.step_margin):
+                        return
+                    after = self.run_steps(after, steps[j : j + 1], commands)
+                    done[steps[: j + 1]] = (after.copy(), list(commands))
+                if tuple(commands) not in seen:
+                    seen.add(tuple(commands))
+                    self.distinct += 1
+                    yield index, commands, after
+        except SearchAborted:
+            if not seen:
+                partial.extend(commands)
 
     def judged_models(self, board: Board) -> dict[str, float]:
         """The models this turn's variants are judged against, with their weights: ``postmortem``
@@ -252,6 +269,15 @@ class BestBot(PostMortemBot):
         "race",
         "rollout",
         "rollout_light",
+        "model_light",
+        "model_targets",
+        "guard_first",
+        "interleave",
+        "model_threats",
+        "compact",
+        "closer",
+        "reserve",
+        "mine_reserve",
         "hq_danger",
         "stop_margin",
         "step_margin",
