@@ -156,3 +156,39 @@ def test_the_hard_limit_ends_a_turn_early_with_legal_commands() -> None:
             assert not [entry for entry in after.log if "ignored" in entry], (line, after.log)
             checked += 1
     assert checked == 24
+
+
+def test_a_turn_short_of_time_judges_the_variants_it_plays() -> None:
+    """Each variant is judged as soon as it is played: when time runs out, at most the last one
+    played goes unjudged. Played all first (``interleave=False``, as before), the turns short of
+    time judged fewer of them, and some played several that none judged."""
+    unjudged: dict[bool, list[int]] = {True: [], False: []}
+    judged: dict[bool, int] = {True: 0, False: 0}
+    for state in positions(8, seed=21):
+        for step in (0.0002, 0.0005, 0.001):
+            for interleave in (True, False):
+                bot = BestBot()
+                bot.interleave = interleave
+                bot.reset(GAME, state.current_player(), 0)
+                bot.act(state, TimeControl(deadline=0.050, clock=FakeClock(step)))
+                unjudged[interleave].append(bot.distinct - bot.judged)
+                judged[interleave] += bot.judged
+    assert max(unjudged[True]) <= 1
+    assert max(unjudged[False]) >= 2
+    assert judged[True] > judged[False]
+
+
+def test_spawning_keeps_the_reserve_once_the_territories_touch() -> None:
+    kept = 0
+    for state in positions(12, seed=4):
+        board = board_of(state)
+        bot = BestBot()
+        if bot.contact(board) > 2 or board.gold[ME] < 10 + bot.reserve:
+            continue
+        commands: list[str] = []
+        after = bot.spawn(board.copy(), commands)
+        assert after.gold[ME] >= bot.reserve, (commands, after.gold[ME])
+        bot.reserve = 0
+        spent = bot.spawn(board.copy(), [])
+        kept += spent.gold[ME] < after.gold[ME]
+    assert kept > 0

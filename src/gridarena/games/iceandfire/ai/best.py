@@ -168,13 +168,13 @@ class BestBot(PostMortemBot):
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
         self.weights = self.judged_models(board)
+        self.chosen, self.judged, self.distinct = -1, 0, 0
         partial: list[str] = []
         variants: Iterator[tuple[int, list[str], Board]] = self.distinct_variants(board, partial)
         if not self.interleave:
             variants = iter(list(variants))
         best: tuple[float, list[str], Board, dict[str, bytearray]] | None = None
         first: tuple[int, list[str], Board] | None = None
-        self.chosen, self.judged, self.distinct = -1, 0, 0
         # Judging a turn (the opponent's modelled reply) costs most: distinct turns only, in the
         # variants' order (the most useful first), while time remains.
         for index, commands, after in variants:
