@@ -160,7 +160,10 @@ class BestBot(PostMortemBot):
         deadline = self.control.deadline
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
-        self.weights = self.judged_models(board)
+        try:
+            self.weights = self.judged_models(board)
+        except SearchAborted:  # no time to weigh the danger: the post-mortem model alone
+            self.weights = {"postmortem": 1.0}
         # Variants share their first steps: each prefix is played once and kept (boards are copied).
         done: dict[tuple[str, ...], tuple[Board, list[str]]] = {(): (board, [])}
         played: dict[tuple[str, ...], tuple[int, Board]] = {}  # distinct turns: the first variant giving each
