@@ -49,7 +49,7 @@ from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.registry import make_bot
-from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
+from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
@@ -677,7 +677,7 @@ from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.registry import make_bot
-from gridarena.games.reversixt.bots import BRS_FROM_PLAYERS, MULTI_OPTIONS
+from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast.engine import Engine

@@ -186,9 +186,7 @@ GAMES = sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.p
 MAX_LINES = 600
 
 #: Known breaks being fixed on a branch: strict xfails, so the fix makes the test fail until the entry goes.
-PENDING: dict[str, str] = {
-    "shape-reversixt": "ReversiXT's bot classes move to ai/ after its AI work (branch rxtai)",
-}
+PENDING: dict[str, str] = {}
 
 
 def pending(key: str, *values: object) -> object:

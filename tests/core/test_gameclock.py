@@ -127,7 +127,9 @@ def test_cpu_clock_does_not_charge_waiting_but_wall_clock_does() -> None:
 
 
 def test_an_account_carries_unused_time_and_a_budget_honouring_bot_never_times_out() -> None:
-    timer = GameTimer(TimeSpec.parse("account:0.02"), 2, grace=0.2)  # grace: a loaded machine preempts
+    # On the CPU clock: on the wall clock a loaded machine preempts the spinner past its deadline
+    # (left_ms -11 ms at load 5), which says nothing about the account's arithmetic.
+    timer = GameTimer(TimeSpec.parse("account:0.02"), 2, clock="cpu", grace=0.2)
     record = play_game(GAME, [Spinner(), Spinner()], seed=4, names=["a", "b"], clock=timer)
     assert record.outcome.termination == "normal"
     assert all(t.left_ms is not None and t.left_ms > -10 for t in record.turns)

@@ -192,3 +192,14 @@ def test_spawning_keeps_the_reserve_once_the_territories_touch() -> None:
         spent = bot.spawn(board.copy(), [])
         kept += spent.gold[ME] < after.gold[ME]
     assert kept > 0
+
+
+def test_a_turn_asked_past_its_deadline_still_answers_legal_commands() -> None:
+    """A loaded machine may hand the bot a turn whose hard limit has already passed: every search
+    (the opponent models' reach included) stops at once and the turn is still a legal line."""
+    for state in positions(4, seed=5):
+        bot = BestBot()
+        bot.reset(GAME, state.current_player(), 0)
+        line = str(bot.act(state, TimeControl(deadline=0.0, clock=lambda: 1.0)).action)
+        after = state.apply_action(state.string_to_action(line))
+        assert not [entry for entry in after.log if "ignored" in entry], (line, after.log)

@@ -15,7 +15,7 @@ import pytest
 from gridarena.core.clock import TimeControl
 from gridarena.core.registry import make, make_bot
 from gridarena.games.reversixt.fast.engine import Engine, field_weights
-from gridarena.games.reversixt.fast.search import WIN_STEP
+from gridarena.games.reversixt.fast.evaluate import WIN_STEP
 from gridarena.games.reversixt.formats import parse_map
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT
 
@@ -144,7 +144,7 @@ SWAP_MAP = """2 0 0 0 3 4
 
 
 def test_swap_term_gives_the_larger_colour_to_who_can_reach_more_swap_fields() -> None:
-    from gridarena.games.reversixt.fast import search as S
+    from gridarena.games.reversixt.fast import evaluate, layout
 
     game = ReversiXT.from_map(parse_map(SWAP_MAP))
     engine = Engine(game.board)
@@ -152,10 +152,10 @@ def test_swap_term_gives_the_larger_colour_to_who_can_reach_more_swap_fields() -
     b.load(game.new_initial_state())
     ws = 8 + ((1024 * 4 // 12) * 56) // 1024  # the stone weight at 4 stones on 12 fields
     for r, d, ctrl in ((1, -2, 1), (2, 2, -1)):
-        term = S.swap_term(b.cells, b.geo, b.st, r, engine.swaps, engine.ctl)
+        term = evaluate.swap_term(b.cells, b.geo, b.st, r, engine.swaps, engine.ctl)
         assert term == ws * (ctrl * abs(d) - d)  # the stone difference d replaced by ctrl * |d|
-    engine.ctl[S.W_SWAP] = 2  # half way
-    assert S.swap_term(b.cells, b.geo, b.st, 1, engine.swaps, engine.ctl) == ws * 4 // 2
+    engine.ctl[layout.W_SWAP] = 2  # half way
+    assert evaluate.swap_term(b.cells, b.geo, b.st, 1, engine.swaps, engine.ctl) == ws * 4 // 2
 
 
 def test_swap_term_is_zero_without_swap_fields_and_beyond_two_players() -> None:
@@ -190,17 +190,17 @@ def test_late_move_reductions_start_at_depth_three_and_save_nodes() -> None:
 
 
 def test_best_takes_the_multi_player_options_from_three_players_on() -> None:
-    from gridarena.games.reversixt.bots import MULTI_OPTIONS
-    from gridarena.games.reversixt.fast import search as S
+    from gridarena.games.reversixt.ai.search import MULTI_OPTIONS
+    from gridarena.games.reversixt.fast import layout
 
     for name, multi in (("othello8", False), ("sampler", True)):
         game = make(f"reversixt(map={name})")
         bot = make_bot(game, "best")
         ctl = bot.engine(game.board).ctl  # type: ignore[attr-defined]
-        assert (int(ctl[S.MODE]) == S.BRS) == multi
+        assert (int(ctl[layout.MODE]) == layout.BRS) == multi
         expected = MULTI_OPTIONS["lmr"] if multi else 0
-        assert int(ctl[S.LMR]) == expected
-        assert (int(ctl[S.OVERRIDE_PLIES]) == MULTI_OPTIONS["override_plies"]) == multi
+        assert int(ctl[layout.LMR]) == expected
+        assert (int(ctl[layout.OVERRIDE_PLIES]) == MULTI_OPTIONS["override_plies"]) == multi
     game = make("reversixt(map=sampler)")
     off = make_bot(game, "best(lmr=0)")
-    assert int(off.engine(game.board).ctl[S.LMR]) == 0  # type: ignore[attr-defined]
+    assert int(off.engine(game.board).ctl[layout.LMR]) == 0  # type: ignore[attr-defined]

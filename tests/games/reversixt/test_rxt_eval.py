@@ -13,9 +13,9 @@ import pytest
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
-from gridarena.games.reversixt.bots import parse_weights
+from gridarena.games.reversixt.ai.search import parse_weights
 from gridarena.games.reversixt.capture import captures
-from gridarena.games.reversixt.fast import search as S
+from gridarena.games.reversixt.fast import evaluate, layout
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import BONUS, EXPANSION, HOLE, is_stone, parse_map
 from gridarena.games.reversixt.geometry import step, step_table
@@ -88,9 +88,9 @@ def twin_features(state: ReversiState) -> dict[str, list[int]]:
 def kernel_features(engine: Engine, state: ReversiState) -> dict[str, list[int]]:
     b = engine.board
     b.load(state)
-    base = S.features(b.cells, b.geo, b.st, engine.ev, b.buf, b.marks)
-    rows = engine.ev[base : base + 9 * S.FEATURES].reshape(S.FEATURES, 9)
-    return {name: [int(v) for v in rows[i]] for i, name in enumerate(S.TERMS[: S.FEATURES])}
+    base = evaluate.features(b.cells, b.geo, b.st, engine.ev, b.buf, b.marks)
+    rows = engine.ev[base : base + 9 * layout.FEATURES].reshape(layout.FEATURES, 9)
+    return {name: [int(v) for v in rows[i]] for i, name in enumerate(layout.TERMS[: layout.FEATURES])}
 
 
 def random_positions(game: ReversiXT, seed: int, every: int = 3) -> list[ReversiState]:
@@ -142,6 +142,6 @@ def test_weights_parse_and_reach_the_engine() -> None:
     bot = make_bot(game, "best(weights='stable=7/3')")
     bot.reset(game, 0, 1)
     engine = bot.engine(game.board)  # type: ignore[attr-defined]
-    assert list(engine.ctl[S.W2 : S.W2 + 2]) == [7, 3]
+    assert list(engine.ctl[layout.W2 : layout.W2 + 2]) == [7, 3]
     assert bot.act(game.new_initial_state(), TimeControl(depth=3)).info["depth"] == 3
     assert np.all(engine.weights >= 0)  # no static penalty: the corner-adjacent term is dynamic

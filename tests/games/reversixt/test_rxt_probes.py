@@ -7,15 +7,8 @@ from pathlib import Path
 import pytest
 from rxt_data import folder
 
-from gridarena.games.reversixt.formats import HOLE, SYMBOLS, MapFormatError, Move, read_map
-from gridarena.games.reversixt.rules import (
-    BONUS_BOMB,
-    PHASE_BOMBS,
-    PHASE_OVER,
-    ReversiState,
-    ReversiXT,
-    settle,
-)
+from gridarena.games.reversixt.formats import BONUS_BOMB, HOLE, SYMBOLS, MapFormatError, Move, read_map
+from gridarena.games.reversixt.rules import PHASE_BOMBS, PHASE_OVER, ReversiState, ReversiXT, settle
 
 
 def probe(shared_data: Path, name: str) -> ReversiState:

@@ -19,6 +19,8 @@ from gridarena.core.registry import make
 from gridarena.core.types import TERMINAL, Outcome
 from gridarena.games.reversixt.capture import competition_ranks, returns_from_ranks
 from gridarena.games.reversixt.formats import (
+    BONUS_BOMB,
+    BONUS_OVERRIDE,
     EXPANSION,
     HOLE,
     MapFormatError,
@@ -28,8 +30,6 @@ from gridarena.games.reversixt.formats import (
     read_map,
 )
 from gridarena.games.reversixt.rules import (
-    BONUS_BOMB,
-    BONUS_OVERRIDE,
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,

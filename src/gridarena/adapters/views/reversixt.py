@@ -30,8 +30,18 @@ import numpy as np
 from gridarena.adapters.views import Planes, Position, View
 from gridarena.core.types import Game, Player
 from gridarena.games.reversixt.capture import returns_from_ranks
-from gridarena.games.reversixt.formats import BONUS, CHOICE, EMPTY, EXPANSION, HOLE, INVERSION, Move
-from gridarena.games.reversixt.rules import BONUS_BOMB, BONUS_OVERRIDE, PHASE_BOMBS, ReversiState
+from gridarena.games.reversixt.formats import (
+    BONUS,
+    BONUS_BOMB,
+    BONUS_OVERRIDE,
+    CHOICE,
+    EMPTY,
+    EXPANSION,
+    HOLE,
+    INVERSION,
+    Move,
+)
+from gridarena.games.reversixt.rules import PHASE_BOMBS, ReversiState
 
 _BOARD_CODES: Final = ((EMPTY, "empty field"), (HOLE, "hole"), (EXPANSION, "expansion stone"))
 _SPECIAL_CODES: Final = ((CHOICE, "choice field"), (INVERSION, "inversion field"), (BONUS, "bonus field"))

@@ -21,7 +21,7 @@ from gridarena.core.analysis import Evaluation, Kind
 from gridarena.core.clock import TimeControl
 from gridarena.core.registry import make_bot
 from gridarena.core.types import TERMINAL, Game, GameState, Player
-from gridarena.games.reversixt.fast.search import WIN_STEP
+from gridarena.games.reversixt.fast.evaluate import WIN_STEP
 
 ESTIMATE_SCALE: Final = 300.0
 """An evaluation of this much (the full evaluation's units) reads as about 0.68."""

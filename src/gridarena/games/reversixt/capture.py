@@ -1,4 +1,5 @@
-"""The capture rules as functions of the cells and the step table: runs, captures, explosions, ranks.
+"""The capture rules as functions of the cells and the step table: runs, captures, explosions, ranks,
+and the cells after a placement or a bomb.
 
 Pure functions over ``bytes`` cells and the map's step table (:func:`.geometry.step_table`), shared by
 the game's state (:mod:`.rules`), the traces and the tests; the numba kernels (``fast/``) are held to them.
@@ -11,7 +12,17 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from gridarena.games.reversixt.formats import EXPANSION, HOLE, is_stone
+from gridarena.games.reversixt.formats import (
+    BONUS,
+    BONUS_BOMB,
+    CHOICE,
+    EXPANSION,
+    HOLE,
+    INVERSION,
+    Move,
+    ReversiMap,
+    is_stone,
+)
 from gridarena.games.reversixt.geometry import StepTable, step
 
 
@@ -79,6 +90,52 @@ def explosion(table: StepTable, cells: bytes | bytearray, target: int, radius: i
                 dist[pos[0]] = dist[f] + 1
                 queue.append(pos[0])
     return list(dist)
+
+
+def place(
+    table: StepTable,
+    m: ReversiMap,
+    cells: bytes,
+    overrides: tuple[int, ...],
+    bombs: tuple[int, ...],
+    move: Move,
+    k: int,
+) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
+    """Cells and stocks after map player ``k`` places ``move`` on map ``m`` (spec 5.3; the move must be valid)."""
+    p = m.players
+    i = m.index(move.x, move.y)
+    before = cells[i]
+    taken = captures(table, cells, i, k)
+    board = bytearray(cells)
+    ov, bo = list(overrides), list(bombs)
+    if is_stone(before) or before == EXPANSION:
+        ov[k - 1] -= 1
+    board[i] = k
+    for j in taken:
+        board[j] = k
+    if before == CHOICE and move.special != k:
+        s = move.special
+        board = bytearray(s if c == k else k if c == s else c for c in board)
+    elif before == INVERSION:
+        board = bytearray(c % p + 1 if is_stone(c) else c for c in board)
+    elif before == BONUS:
+        if move.special == BONUS_BOMB:
+            bo[k - 1] += 1
+        else:
+            ov[k - 1] += 1
+    return bytes(board), tuple(ov), tuple(bo)
+
+
+def bomb(
+    table: StepTable, m: ReversiMap, cells: bytes, bombs: tuple[int, ...], move: Move, k: int
+) -> tuple[bytes, tuple[int, ...]]:
+    """Cells and bomb stocks after map player ``k`` bombs ``move`` on map ``m`` (spec 6.3; the target is valid)."""
+    board = bytearray(cells)
+    for j in explosion(table, cells, m.index(move.x, move.y), m.radius):
+        board[j] = HOLE
+    bo = list(bombs)
+    bo[k - 1] -= 1
+    return bytes(board), tuple(bo)
 
 
 def order_after(last: int, p: int) -> Iterator[int]:

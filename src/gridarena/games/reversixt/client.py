@@ -32,6 +32,7 @@ from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.capture import candidates, captures, is_valid_placement, stone_counts
 from gridarena.games.reversixt.formats import (
     BONUS,
+    BONUS_OVERRIDE,
     CHOICE,
     EXPANSION,
     HOLE,
@@ -58,7 +59,6 @@ from gridarena.games.reversixt.protocol import (
     read_message,
 )
 from gridarena.games.reversixt.rules import (
-    BONUS_OVERRIDE,
     PHASE_BOMBS,
     PHASE_OVER,
     PHASE_STONES,

@@ -399,12 +399,21 @@ def board_lines(board: ReversiMap, cells: bytes, marks: set[int]) -> list[str]:
     return lines
 
 
+LEGEND: Final = "0 empty, 1-8 stones, c choice, i inversion, b bonus, x expansion stone, - hole, ' valid move"
+"""The symbols of :func:`board_lines`, as the state's text explains them."""
+
+
 MAPS_DIR: Final = Path(__file__).parent / "maps"
 """The project's own maps, shipped in the package."""
 DEFAULT_MAP: Final = "sampler"
 """The map of ``make("reversixt")``: small, 3 players, every special field, transitions, bombs."""
 MAX_MAP_TEXT: Final = 16 * 1024 * 1024
 """The longest map text a spec may give (a 1000 x 1000 map, the largest legal one, takes about 2 MB)."""
+
+BONUS_BOMB: Final = 20
+"""Special byte of a bonus move that takes a bomb."""
+BONUS_OVERRIDE: Final = 21
+"""Special byte of a bonus move that takes an override stone."""
 
 
 class Move(NamedTuple):

@@ -27,23 +27,25 @@ from gridarena.core.errors import GridArenaError, StateFormatError
 from gridarena.core.params import FileOrName, Param, ParamError, Text, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 from gridarena.games.reversixt.capture import (
+    bomb,
     candidate_cells,
-    captures,
     competition_ranks,
-    explosion,
     has_valid_cell,
     is_valid_placement,
     order_after,
+    place,
     returns_from_ranks,
     stone_counts,
 )
 from gridarena.games.reversixt.formats import (
     BONUS,
+    BONUS_BOMB,
+    BONUS_OVERRIDE,
     CHOICE,
     DEFAULT_MAP,
     EXPANSION,
     HOLE,
-    INVERSION,
+    LEGEND,
     MAX_MAP_TEXT,
     Move,
     ReversiMap,
@@ -60,11 +62,6 @@ from gridarena.games.reversixt.formats import (
     write_map,
 )
 from gridarena.games.reversixt.geometry import Arrivals, StepTable, arrivals, step_table
-
-BONUS_BOMB: Final = 20
-"""Special byte of a bonus move that takes a bomb."""
-BONUS_OVERRIDE: Final = 21
-"""Special byte of a bonus move that takes an override stone."""
 
 PHASE_STONES: Final = 1
 PHASE_BOMBS: Final = 2
@@ -170,7 +167,8 @@ class ReversiXT:
 
 
 # ---------------------------------------------------------------------------------------------
-# The rules as functions of the board (cells) and the step table
+# The rules as functions of the board (cells) and the step table (what a move does to the cells is
+# capture.place and capture.bomb)
 
 
 def valid_cells(state: ReversiState, k: int) -> list[int]:
@@ -181,46 +179,6 @@ def valid_cells(state: ReversiState, k: int) -> list[int]:
         for i in candidate_cells(state.game.arrivals, cells, k, ov)
         if is_valid_placement(table, cells, i, k, ov)
     ]
-
-
-def place(
-    game: ReversiXT, cells: bytes, overrides: tuple[int, ...], bombs: tuple[int, ...], move: Move, k: int
-) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
-    """Cells and stocks after map player ``k`` places ``move`` (spec 5.3; the move must be valid)."""
-    p = game.num_players
-    i = game.board.index(move.x, move.y)
-    before = cells[i]
-    taken = captures(game.steps, cells, i, k)
-    board = bytearray(cells)
-    ov, bo = list(overrides), list(bombs)
-    if is_stone(before) or before == EXPANSION:
-        ov[k - 1] -= 1
-    board[i] = k
-    for j in taken:
-        board[j] = k
-    if before == CHOICE and move.special != k:
-        s = move.special
-        board = bytearray(s if c == k else k if c == s else c for c in board)
-    elif before == INVERSION:
-        board = bytearray(c % p + 1 if is_stone(c) else c for c in board)
-    elif before == BONUS:
-        if move.special == BONUS_BOMB:
-            bo[k - 1] += 1
-        else:
-            ov[k - 1] += 1
-    return bytes(board), tuple(ov), tuple(bo)
-
-
-def bomb(
-    game: ReversiXT, cells: bytes, bombs: tuple[int, ...], move: Move, k: int
-) -> tuple[bytes, tuple[int, ...]]:
-    """Cells and bomb stocks after map player ``k`` bombs ``move`` (spec 6.3; the target is valid)."""
-    board = bytearray(cells)
-    for j in explosion(game.steps, cells, game.board.index(move.x, move.y), game.board.radius):
-        board[j] = HOLE
-    bo = list(bombs)
-    bo[k - 1] -= 1
-    return bytes(board), tuple(bo)
 
 
 def settle(
@@ -320,8 +278,8 @@ class ReversiState(BaseState[Move]):
     last_move: Move | None = field(default=None, compare=False)
     phase1_scores: tuple[int, ...] | None = field(default=None, compare=False)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    ply: int = field(default=0, compare=False)  # moves played from the start: history, for pictures
     """Legal moves once computed (the checker, bots and traces ask a state for them several times)."""
+    ply: int = field(default=0, compare=False)  # moves played from the start: history, for pictures
 
     # -- the game API
 
@@ -390,10 +348,12 @@ class ReversiState(BaseState[Move]):
     def _apply(self, action: Move) -> ReversiState:
         k, move = self.mover, Move(*action)
         if self.phase == PHASE_BOMBS:
-            cells, bombs = bomb(self.game, self.cells, self.bombs, move, k)
+            cells, bombs = bomb(self.game.steps, self.game.board, self.cells, self.bombs, move, k)
             overrides = self.overrides
         else:
-            cells, overrides, bombs = place(self.game, self.cells, self.overrides, self.bombs, move, k)
+            cells, overrides, bombs = place(
+                self.game.steps, self.game.board, self.cells, self.overrides, self.bombs, move, k
+            )
         return settle(
             self.game,
             cells,
@@ -572,9 +532,6 @@ def _state_from_json(game: ReversiXT, data: Mapping[str, JSON]) -> ReversiState:
         if isinstance(error, GridArenaError):
             raise
         raise StateFormatError(f"reversixt: not a state: {error!r}") from error
-
-
-LEGEND = "0 empty, 1-8 stones, c choice, i inversion, b bonus, x expansion stone, - hole, ' valid move"
 
 
 def status_lines(state: ReversiState) -> list[str]:

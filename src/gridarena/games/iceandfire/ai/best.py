@@ -167,7 +167,10 @@ class BestBot(PostMortemBot):
         deadline = self.control.deadline
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
-        self.weights = self.judged_models(board)
+        try:
+            self.weights = self.judged_models(board)
+        except SearchAborted:  # no time to weigh the danger: the post-mortem model alone
+            self.weights = {"postmortem": 1.0}
         self.chosen, self.judged, self.distinct = -1, 0, 0
         partial: list[str] = []
         variants: Iterator[tuple[int, list[str], Board]] = self.distinct_variants(board, partial)

@@ -2,8 +2,10 @@
 
 :mod:`.layout` names the arrays and builds the tables, :mod:`.kernels` holds the rules as kernels
 (captures through transitions, overrides, choice, inversion, bonus, bombs, the next player and
-the phases, perft), :mod:`.board` the :class:`FastBoard` that runs them. The clear rules
-(:mod:`gridarena.games.reversixt.rules`) are the oracle the tests hold them to.
+the phases, perft), :mod:`.board` the :class:`FastBoard` that runs them. :mod:`.search` searches
+(paranoid alpha-beta, BRS) over the values of :mod:`.evaluate`, :mod:`.engine` deepens it from Python,
+:mod:`.mcts` plays UCT with random playouts. The clear rules (:mod:`gridarena.games.reversixt.rules`)
+are the oracle the tests hold them to.
 """
 
 from gridarena.games.reversixt.fast.board import FastBoard, perft

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from gridarena.games.reversixt.fast import layout as L
 from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.board import FastBoard
 from gridarena.games.reversixt.fast.layout import BOMBS, COUNT, DISQ, OV, PHASE, P
@@ -76,7 +77,7 @@ MAP_WEIGHTS: Final[dict[str, tuple[int, int]]] = {
     "mobility": (24, 24),
     "override": (300, 300),
 }
-"""The map-reading evaluation's (early, late) weights per term (:data:`.search.TERMS`), in 64ths of a
+"""The map-reading evaluation's (early, late) weights per term (:data:`.layout.TERMS`), in 64ths of a
 late-game stone; tuned by SPRT over the 2-player competition maps (docs/reversixt.md)."""
 
 
@@ -89,9 +90,9 @@ def open_axes(m: ReversiMap, step: np.ndarray) -> np.ndarray:
 
 def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The map-reading evaluation's static field weights (:data:`MAP_FIELD_WEIGHTS`) and its geometry
-    array ``ev`` (:func:`.search.features`): per field the steps that lead somewhere, the corners (no
+    array ``ev`` (:func:`.evaluate.features`): per field the steps that lead somewhere, the corners (no
     open axis), the (corner, neighbour with an open axis) pairs, the bonus fields, and the scratch rows
-    of :data:`.search.FEATURES`."""
+    of :data:`.layout.FEATURES`."""
     n = m.width * m.height
     steps = step.reshape(n, 8)
     axes = open_axes(m, step)
@@ -111,7 +112,7 @@ def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     bonuses = np.flatnonzero(np.frombuffer(m.cells, dtype=np.uint8) == BONUS)
     ev = np.concatenate([
         (steps >= 0).sum(axis=1), [len(corners)], corners, [len(pairs)], np.array(pairs, dtype=np.int64).reshape(-1),
-        [len(bonuses)], bonuses, np.zeros(9 * S.FEATURES, dtype=np.int64),
+        [len(bonuses)], bonuses, np.zeros(9 * L.FEATURES, dtype=np.int64),
     ]).astype(np.int64)  # fmt: skip
     return weights, ev
 
@@ -120,12 +121,12 @@ class Engine:
     """One map's fast board, transposition table and history, and the search options.
 
     ``mode``: ``"paranoid"`` or ``"brs"``; ``evaluation``: ``"map"`` (the map-reading evaluation,
-    :func:`.search.map_value`, with ``weights`` overriding :data:`MAP_WEIGHTS` per term), ``"strong"``
+    :func:`.evaluate.map_value`, with ``weights`` overriding :data:`MAP_WEIGHTS` per term), ``"strong"``
     (``best_v1``'s) or ``"trivial"`` (ai_trivial's stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
     elimination rule (:meth:`out_of_reach`) in the bomb phase. ``override_plies``: from this ply on,
     override moves are searched only by a player who has no other move (forward pruning; the
     default searches them everywhere). ``swap_weight``: the two-player swap term
-    (:func:`.search.swap_term`) in quarters of its full weight (0: off). ``lmr``, ``lmr2``: late
+    (:func:`.evaluate.swap_term`) in quarters of its full weight (0: off). ``lmr``, ``lmr2``: late
     move reductions, by one ply from this move index of a node on, by two from ``lmr2`` on, at
     depth 3 (4) and more (0: none).
     """
@@ -160,25 +161,25 @@ class Engine:
         self.tt = np.zeros((1 << tt_bits, 3), dtype=np.int64)
         self.hist = np.zeros(b.n, dtype=np.int64)
         self.ign = np.zeros(9, dtype=np.int64)
-        self.ctl = np.zeros(S.CTL_SLOTS, dtype=np.int64)
-        self.ctl[S.MODE] = {"paranoid": S.PARANOID, "brs": S.BRS}[mode]
-        self.ctl[S.EVAL] = {"strong": S.STRONG, "trivial": S.TRIVIAL, "map": S.MAP}[evaluation]
-        self.ctl[S.SWAP_WHOLE] = swap_whole
+        self.ctl = np.zeros(L.CTL_SLOTS, dtype=np.int64)
+        self.ctl[L.MODE] = {"paranoid": L.PARANOID, "brs": L.BRS}[mode]
+        self.ctl[L.EVAL] = {"strong": L.STRONG, "trivial": L.TRIVIAL, "map": L.MAP}[evaluation]
+        self.ctl[L.SWAP_WHOLE] = swap_whole
         terms = {**MAP_WEIGHTS, **(weights or {})}
-        for t, name in enumerate(S.TERMS):
-            self.ctl[S.W2 + 2 * t], self.ctl[S.W2 + 2 * t + 1] = terms[name]
+        for t, name in enumerate(L.TERMS):
+            self.ctl[L.W2 + 2 * t], self.ctl[L.W2 + 2 * t + 1] = terms[name]
         area = min(b.n, (2 * m.radius + 1) ** 2)
         self.area = area
-        self.ctl[S.W_MOB], self.ctl[S.W_OV] = mobility, override_value
-        self.ctl[S.W_BOMB] = 32 * area if bomb_value is None else bomb_value
-        self.ctl[S.AREA] = area
-        self.ctl[S.OVERRIDE_PLIES] = override_plies
-        self.ctl[S.W_SWAP] = swap_weight
-        self.ctl[S.LMR], self.ctl[S.LMR2] = lmr, lmr2
+        self.ctl[L.W_MOB], self.ctl[L.W_OV] = mobility, override_value
+        self.ctl[L.W_BOMB] = 32 * area if bomb_value is None else bomb_value
+        self.ctl[L.AREA] = area
+        self.ctl[L.OVERRIDE_PLIES] = override_plies
+        self.ctl[L.W_SWAP] = swap_weight
+        self.ctl[L.LMR], self.ctl[L.LMR2] = lmr, lmr2
         codes = np.frombuffer(m.cells, dtype=np.uint8)
         self.swaps = np.flatnonzero((codes == CHOICE) | (codes == INVERSION)).astype(np.int64)
-        self.ctl[S.MAXPLY] = b.max_ply - 1
-        self.ctl[S.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
+        self.ctl[L.MAXPLY] = b.max_ply - 1
+        self.ctl[L.CHECK_EVERY] = max(8, min(256, 100_000 // max(b.n, 1)))
 
     def clear(self) -> None:
         """Forget the table and the history (a new game)."""
@@ -248,15 +249,15 @@ class Engine:
         count = int(b.count[0])
         w = self.map.width
         ctl = self.ctl
-        ctl[S.ROOT] = root
-        ctl[S.NODES] = ctl[S.ABORT] = ctl[S.NEXT_CHECK] = 0
-        ctl[S.NODE_LIMIT] = -1 if nodes is None else nodes
-        ctl[S.CPU_CLOCK] = int(cpu)
+        ctl[L.ROOT] = root
+        ctl[L.NODES] = ctl[L.ABORT] = ctl[L.NEXT_CHECK] = 0
+        ctl[L.NODE_LIMIT] = -1 if nodes is None else nodes
+        ctl[L.CPU_CLOCK] = int(cpu)
         self.ign[:] = self.out_of_reach(root)
         best = (int(b.moves[0, 0]) & S.MOVE_MASK) | (root << S.MOVER_SHIFT)
         score, completed, partial = 0, 0, False
         limit = MAX_DEPTH if max_depth is None else max(1, min(max_depth, MAX_DEPTH))
-        limit = min(limit, int(ctl[S.MAXPLY]))  # deeper iterations would stop at the arrays' last ply
+        limit = min(limit, int(ctl[L.MAXPLY]))  # deeper iterations would stop at the arrays' last ply
         stop = math.inf if deadline is None else deadline
         target = math.inf
         budget = None if pace is None else pace(self.root_view(root, count))
@@ -269,20 +270,20 @@ class Engine:
         last, before = 0.0, None  # the seconds of the last two completed iterations
         for depth in range(1, limit + 1):
             started = clock()
-            ctl[S.ROOT_FIRST] = best
-            ctl[S.ROOT_MOVE] = best
-            ctl[S.HORIZON] = 0
+            ctl[L.ROOT_FIRST] = best
+            ctl[L.ROOT_MOVE] = best
+            ctl[L.HORIZON] = 0
             value = S.search(
                 depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zs, b.buf, b.marks, b.moves,
                 self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, self.ev, stop,
             )  # fmt: skip
-            if ctl[S.ABORT]:
-                if ctl[S.ROOT_DONE] >= 1 and int(ctl[S.ROOT_MOVE]) != best:
-                    best, partial = int(ctl[S.ROOT_MOVE]), True
+            if ctl[L.ABORT]:
+                if ctl[L.ROOT_DONE] >= 1 and int(ctl[L.ROOT_MOVE]) != best:
+                    best, partial = int(ctl[L.ROOT_MOVE]), True
                 break
-            changed = int(ctl[S.ROOT_MOVE]) != best
-            best, score, completed = int(ctl[S.ROOT_MOVE]), int(value), depth
-            if not ctl[S.HORIZON]:  # every line reached the end of the game: deeper changes nothing
+            changed = int(ctl[L.ROOT_MOVE]) != best
+            best, score, completed = int(ctl[L.ROOT_MOVE]), int(value), depth
+            if not ctl[L.HORIZON]:  # every line reached the end of the game: deeper changes nothing
                 break
             now = clock()
             last, before = now - started, (last if depth > 1 else None)
@@ -291,7 +292,7 @@ class Engine:
         cell, special = (best & S.MOVE_MASK) >> 5, best & 31
         move = (cell % w, cell // w, special)
         seconds = time.perf_counter() - start
-        return SearchResult(move, score, completed, int(ctl[S.NODES]), seconds, partial, budget)
+        return SearchResult(move, score, completed, int(ctl[L.NODES]), seconds, partial, budget)
 
     def stocks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Override stones and bombs of players 1..p in the loaded position."""

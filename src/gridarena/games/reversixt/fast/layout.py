@@ -2,7 +2,7 @@
 
 A position lives in a few arrays that the kernels change in place (make/unmake, private to the
 search and perft loops): ``cells`` (one ``uint8`` code per field, :mod:`..formats`' codes) and the
-``int64`` status vector ``st`` whose slots are named below. The geometry is three ``int32`` tables
+``int64`` status vector ``st`` whose slots are named below (and the search's control array ``ctl``). The geometry is three ``int32`` tables
 indexed ``cell * 8 + direction``: ``plain`` (the neighbour inside the rectangle, -1 outside),
 ``trans`` (the transition's arrival, packed ``cell * 8 + heading``, -1 if none) and ``step``, the
 spec's step function (3.2) on the current board, packed the same way. Bombs only add holes, so
@@ -33,6 +33,29 @@ OVER: Final = 3
 
 CODES: Final = 16
 """Codes per field in a Zobrist key (0..13 used)."""
+
+# Slots of the control array ``ctl`` (int64): the search's settings and counters (:mod:`.search`) and the
+# evaluation's choice and weights (:mod:`.evaluate`).
+(NODES, ABORT, NEXT_CHECK, NODE_LIMIT, ROOT, MODE, EVAL, ROOT_MOVE, ROOT_DONE, ROOT_FIRST, W_MOB, W_OV,
+ W_BOMB, AREA, MAXPLY, HORIZON, CHECK_EVERY, CPU_CLOCK, OVERRIDE_PLIES, W_SWAP, LMR, LMR2) = range(22)  # fmt: skip
+W2: Final = 22
+"""First slot of the map-reading evaluation's weights: an (early, late) pair per term of :data:`TERMS`."""
+TERMS: Final = ("stable", "frontier", "potential", "corner_next", "bonus", "mobility", "override")
+"""The map-reading evaluation's terms, in the order of their weight pairs from ``ctl[W2]`` on; the
+first :data:`FEATURES` are counted per player by :func:`.evaluate.features`, in this order."""
+STABLE, FRONTIER, POTENTIAL, CORNER_NEXT, BONUS_REACH, MOBILITY, OVERRIDE = range(7)
+FEATURES: Final = 5
+"""Rows of per-player counts that :func:`.evaluate.features` writes (9 slots each, players 1..8)."""
+SWAP_WHOLE: Final = W2 + 2 * len(TERMS)
+"""``ctl[SWAP_WHOLE]``: 1 lets the map-reading evaluation's swap term move R's whole value gap (its
+features swap with the stones), 0 only the stone part, as ``best_v1``'s."""
+CTL_SLOTS: Final = SWAP_WHOLE + 1
+
+PARANOID, BRS = 0, 1
+"""``ctl[MODE]``."""
+TRIVIAL, STRONG, MAP = 0, 1, 2
+"""``ctl[EVAL]``: ai_trivial's stone difference, the full evaluation of ``best_v1``, or the
+map-reading evaluation (:func:`.evaluate.map_value`)."""
 
 
 def geometry(m: ReversiMap) -> tuple[np.ndarray, np.ndarray]:
