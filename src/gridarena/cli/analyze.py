@@ -150,7 +150,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         batch = analysis_batch(tournament.id)
         done = store.job_results(batch)
         games = [g for g in store.games(tournament.id, done_only=False) if g["replay"]]
-        todo = [g for g in games if f"{g['block']}-{g['game']}" not in done]
+        remaining = [g for g in games if f"{g['block']}-{g['game']}" not in done]
         jobs = [
             Job(
                 "gridarena.arena.analysis:analysis_job",
@@ -158,11 +158,11 @@ def run_tournament(args: argparse.Namespace) -> int:
                 {"replay": str(path.parent / str(g["replay"])), "seconds": args.time},
                 index,
             )
-            for index, g in enumerate(todo)
+            for index, g in enumerate(remaining)
         ]
         if jobs:
             backend = job_backend(args)
-            finished = len(games) - len(todo)
+            finished = len(games) - len(remaining)
 
             def progress(job: Job, result: JSON) -> None:
                 nonlocal finished
