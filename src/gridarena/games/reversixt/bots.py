@@ -57,6 +57,7 @@ def _strong_factory(
     ``lmr2`` on (0: none); ``pacing``: time management on an account that carries over
     (:mod:`.timing`; 0 spends each deadline whole); ``weights``: the map-reading evaluation's
     weights to change, ``"stable=48/24,frontier=0/0"`` (term=early/late, :func:`.ai.search.parse_weights`).
+    ``search``: ``paranoid``, ``brs`` or ``maxn`` instead of the map's choice (``best`` and ``best_v1``).
     ``None`` keeps the algorithm's default."""
 
     def make(
@@ -70,11 +71,12 @@ def _strong_factory(
         pacing: int | None = None,
         weights: str | None = None,
         swap_whole: int | None = None,
+        search: str | None = None,
     ) -> SearchBot:
         terms = parse_weights(weights) if weights else None
         return SearchBot(
             name, mode, evaluation, seed, margin, pacing=bool(default_pacing if pacing is None else pacing),
-            override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
+            search=search, override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
         )  # fmt: skip
 
     default_pacing = pacing

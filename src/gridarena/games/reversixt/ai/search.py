@@ -24,6 +24,8 @@ position and the answer need the rest. A loaded machine's scheduler may need mor
 load of 10, answers came up to 190 ms after a wall deadline, so the strength runs (docs) use 0.2 s."""
 UNTIMED_DEPTH: Final = 6
 """Plies searched when nothing limits the search (no deadline, depth or node budget)."""
+SEARCHES: Final = ("paranoid", "brs", "maxn")
+"""The searches ``best(search=...)`` may be told to use instead of its own choice."""
 BRS_FROM_PLAYERS: Final = 3
 """``best`` searches with BRS from this many players on, with paranoid alpha-beta below."""
 MULTI_OPTIONS: Final[dict[str, int]] = {"override_plies": 2, "lmr": 2, "lmr2": 6}
@@ -53,10 +55,14 @@ class SearchBot(BaseBot):
         margin: float = MARGIN,
         eliminate: bool = True,
         pacing: bool = False,
+        search: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__(seed)
+        if search is not None and search not in SEARCHES:
+            raise GridArenaError(f"{name}: search must be one of {', '.join(SEARCHES)}, got {search!r}")
         self.name, self.mode, self.evaluation = name, mode, evaluation
+        self.search = search
         self.margin, self.eliminate = margin, eliminate
         self.options = options
         self._engines: dict[ReversiMap, Engine] = {}
@@ -75,7 +81,7 @@ class SearchBot(BaseBot):
             mode = self.mode
             options: dict[str, Any] = {}
             if mode == "best":
-                mode = "brs" if m.players >= BRS_FROM_PLAYERS else "paranoid"
+                mode = self.search or ("brs" if m.players >= BRS_FROM_PLAYERS else "paranoid")
                 if m.players >= BRS_FROM_PLAYERS:
                     options.update(MULTI_OPTIONS)
             options.update({k: v for k, v in self.options.items() if v is not None})

@@ -16,6 +16,7 @@ from typing import Any, Final
 import numpy as np
 
 from gridarena.games.reversixt.fast import layout as L
+from gridarena.games.reversixt.fast import maxn as X
 from gridarena.games.reversixt.fast import search as S
 from gridarena.games.reversixt.fast.board import FastBoard
 from gridarena.games.reversixt.fast.layout import BOMBS, COUNT, DISQ, OV, PHASE, P
@@ -120,7 +121,7 @@ def map_tables(m: ReversiMap, step: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 class Engine:
     """One map's fast board, transposition table and history, and the search options.
 
-    ``mode``: ``"paranoid"`` or ``"brs"``; ``evaluation``: ``"map"`` (the map-reading evaluation,
+    ``mode``: ``"paranoid"``, ``"brs"`` or ``"maxn"`` (:mod:`.maxn`); ``evaluation``: ``"map"`` (the map-reading evaluation,
     :func:`.evaluate.map_value`, with ``weights`` overriding :data:`MAP_WEIGHTS` per term), ``"strong"``
     (``best_v1``'s) or ``"trivial"`` (ai_trivial's stone difference). ``tt_bits``: the table holds ``2**tt_bits`` entries. ``eliminate``: apply the
     elimination rule (:meth:`out_of_reach`) in the bomb phase. ``override_plies``: from this ply on,
@@ -162,7 +163,8 @@ class Engine:
         self.hist = np.zeros(b.n, dtype=np.int64)
         self.ign = np.zeros(9, dtype=np.int64)
         self.ctl = np.zeros(L.CTL_SLOTS, dtype=np.int64)
-        self.ctl[L.MODE] = {"paranoid": L.PARANOID, "brs": L.BRS}[mode]
+        self.ctl[L.MODE] = {"paranoid": L.PARANOID, "brs": L.BRS, "maxn": L.MAXN}[mode]
+        self.vec = np.zeros((b.max_ply + 2, 2, 9), dtype=np.int64)  # max^n's value vectors
         self.ctl[L.EVAL] = {"strong": L.STRONG, "trivial": L.TRIVIAL, "map": L.MAP}[evaluation]
         self.ctl[L.SWAP_WHOLE] = swap_whole
         terms = {**MAP_WEIGHTS, **(weights or {})}
@@ -273,10 +275,16 @@ class Engine:
             ctl[L.ROOT_FIRST] = best
             ctl[L.ROOT_MOVE] = best
             ctl[L.HORIZON] = 0
-            value = S.search(
-                depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zs, b.buf, b.marks, b.moves,
-                self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, self.ev, stop,
-            )  # fmt: skip
+            if ctl[L.MODE] == L.MAXN:
+                value = X.maxn_search(
+                    depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.buf, b.marks, b.moves,
+                    self.keys, self.frames, self.vec, self.hist, ctl, self.ign, self.swaps, self.ev, stop,
+                )  # fmt: skip
+            else:
+                value = S.search(
+                    depth, b.cells, b.geo, b.st, b.clog, b.saves, b.wt, b.zs, b.buf, b.marks, b.moves,
+                    self.keys, self.frames, self.tt, self.hist, ctl, self.ign, self.swaps, self.ev, stop,
+                )  # fmt: skip
             if ctl[L.ABORT]:
                 if ctl[L.ROOT_DONE] >= 1 and int(ctl[L.ROOT_MOVE]) != best:
                     best, partial = int(ctl[L.ROOT_MOVE]), True

@@ -38,6 +38,7 @@ from gridarena.games.reversixt.fast.layout import (
     MOBILITY,
     NONHOLE,
     OV,
+    OVER,
     OVERRIDE,
     PHASE,
     POS,
@@ -346,3 +347,26 @@ def leaf_value(
     if ctl[EVAL] == MAP:
         return map_value(cells, geo, st, r, mover, mobility, ctl, ev, buf, marks, NO_SWAP) + swap
     return strong_value(st, r, mover, mobility, ctl) + swap
+
+
+@kernel
+def leaf_vector(
+    cells: np.ndarray, geo: np.ndarray, st: np.ndarray, mover: int, mobility: int, ctl: np.ndarray,
+    sw: np.ndarray, ev: np.ndarray, buf: np.ndarray, marks: np.ndarray, out: np.ndarray,
+) -> None:  # fmt: skip
+    """Every player's value at a leaf of max^n search, in ``out[1..p]`` (0 for the disqualified): for
+    each player k what :func:`leaf_value` gives with k as R; the map's features are counted once."""
+    p = st[P]
+    if st[PHASE] == OVER:
+        for k in range(1, p + 1):
+            out[k] = terminal_value(st, k)
+        return
+    if ctl[EVAL] == MAP and st[PHASE] == 1:
+        base = features(cells, geo, st, ev, buf, marks)
+        for k in range(1, p + 1):
+            out[k] = 0 if st[DISQ + k] else _ranked(st, k, mover, mobility, ctl, ev, base, NO_SWAP)
+        return
+    for k in range(1, p + 1):
+        out[k] = (
+            0 if st[DISQ + k] else leaf_value(cells, geo, st, k, mover, mobility, ctl, sw, ev, buf, marks)
+        )

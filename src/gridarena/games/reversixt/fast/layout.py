@@ -51,8 +51,8 @@ SWAP_WHOLE: Final = W2 + 2 * len(TERMS)
 features swap with the stones), 0 only the stone part, as ``best_v1``'s."""
 CTL_SLOTS: Final = SWAP_WHOLE + 1
 
-PARANOID, BRS = 0, 1
-"""``ctl[MODE]``."""
+PARANOID, BRS, MAXN = 0, 1, 2
+"""``ctl[MODE]``: paranoid alpha-beta, best-reply search (:mod:`.search`) or max^n (:mod:`.maxn`)."""
 TRIVIAL, STRONG, MAP = 0, 1, 2
 """``ctl[EVAL]``: ai_trivial's stone difference, the full evaluation of ``best_v1``, or the
 map-reading evaluation (:func:`.evaluate.map_value`)."""
