@@ -48,13 +48,16 @@ from gridarena.arena.counts import Pentanomial
 from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.core.clock import TimeControl, TurnClock
-from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
 from gridarena.games.reversixt.rules import ReversiXT
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import reversixt_base
+from reversixt_base import player_bot
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reversixt" / "semmelsamu-reversixt-bot"
 MAPS = Path(__file__).resolve().parents[1] / "src" / "gridarena" / "games" / "reversixt" / "maps"
@@ -306,7 +309,7 @@ def play_game(
 ) -> tuple[float, float]:
     """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss). On an
     account (``aX``) an answer after the account is spent loses the game."""
-    bots = [make_bot(game, p.spec) for p in players]
+    bots = [player_bot(game, p.spec) for p in players]
     accounts = [0.0, 0.0]
     for seat, bot in enumerate(bots):
         bot.reset(game, seat, seed + seat)
@@ -729,7 +732,11 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=4, help="spar: random opening plies")
     parser.add_argument("--workers", type=int, default=1, help="spar: games at once")
     parser.add_argument("--sprt", default="0,20,0.05,0.05", help="spar: elo0,elo1,alpha,beta (logistic Elo)")
+    parser.add_argument(
+        "--base", type=Path, help="spar: the src folder of another checkout, whose bots are named base:SPEC"
+    )
     args = parser.parse_args()
+    reversixt_base.BASE = args.base
     if args.only == "reserve":
         reserve_check(args.candidate.partition("#")[0], args.move_seconds)
         return

@@ -45,9 +45,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import reversixt_base
 from reversixt import SHARED, Player, net_game, opening
+from reversixt_base import player_bot
 
-from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.rules import ReversiXT
 
 #: Every competition map of 3 to 8 players in the shared data: (name, players, path below ``SHARED``).
@@ -127,7 +128,7 @@ def play_local(
 ) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """One game in this process after the opening ``moves``: the scores and statuses by seat. On an
     account (``aX``) an answer after the account is spent disqualifies the seat (the game goes on)."""
-    bots = [make_bot(game, e.player.spec) for e in seats]
+    bots = [player_bot(game, e.player.spec) for e in seats]
     accounts = [0.0] * len(seats)
     for seat, bot in enumerate(bots):
         bot.reset(game, seat, seed + seat)
@@ -354,7 +355,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--out", type=Path, help="games as JSON lines; games already there are not played again"
     )
     parser.add_argument("--report", action="store_true", help="only print the tables of --out")
+    parser.add_argument(
+        "--base", type=Path, help="the src folder of another checkout, whose bots are named base:SPEC"
+    )
     args = parser.parse_args(argv)
+    reversixt_base.BASE = args.base
     candidate = Player.parse(args.candidate, args.budget)
     if (
         args.server is None
