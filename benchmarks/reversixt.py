@@ -589,30 +589,47 @@ LARGE_MAPS: tuple[tuple[str, str], ...] = (
         "RWTH 50x50 8p",
         "semmelsamu-reversixt-bot/maps/matchpoint/frequentlyPlayed/20210622-RWTH-50_50_8_25_rnd_1.map",
     ),
+    (
+        "rwth-2020_comp_07_8p (50x50)",
+        "semmelsamu-reversixt-bot/maps/matchpoint/frequentlyPlayed/rwth-2020_comp_07_8p.map",
+    ),
     ("comp2024_04_8p (46x46)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_8p.map"),
     ("comp2024_04_4p (46x46)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_4p.map"),
     ("comp2024_04_2p (32x32)", "semmelsamu-reversixt-bot/compMaps/comp2024_04_2p.map"),
 )
 
 
-def reserve_check(bot: str, seconds: float) -> None:
-    """``bot`` as player 1 on each of the largest maps, against ``random`` in every other seat, on our
-    server at ``seconds`` a move, depth 0: its status and the least account it kept after an answer."""
-    print(f"{bot} as player 1 on our server, {seconds:g} s a move, depth 0, random in the other seats")
-    print(f"{'map':<24} {'players':>7} {'status':>8} {'least account left':>19} {'game (s)':>9}")
+def reserve_check(bot: str, seconds: float, other: str = "random", only: str | None = None) -> None:
+    """``bot`` as player 1 on each of the largest maps, ``other`` in every other seat (``random``, or a
+    bot such as ``best`` itself: then every seat is checked), on our server at ``seconds`` a move,
+    depth 0: each seat's status and the least account it kept after an answer."""
+    wanted = None if only is None else {name.strip() for name in only.split(",")}
+    print(f"{bot} as player 1 on our server, {seconds:g} s a move, depth 0, {other} in the other seats")
+    print(
+        f"{'map':<29} {'players':>7} {'statuses':>9} {'least account left':>19} {'others':>8} {'game (s)':>9}"
+    )
     with tempfile.TemporaryDirectory() as workdir:
         for label, rel in LARGE_MAPS:
             path = SHARED / rel
+            if wanted is not None and label.split(" (")[0] not in wanted:
+                continue
             if not path.exists():
-                print(f"{label:<24} (map not found)")
+                print(f"{label:<29} (map not found)")
                 continue
             players = read_map(path).players
-            game = net_game(path, (bot, *["random"] * (players - 1)), seconds, Path(workdir))
+            game = net_game(path, (bot, *[other] * (players - 1)), seconds, Path(workdir))
             left = game.least_left_ms[0]
+            rest = [x for x in game.least_left_ms[1:] if x is not None]
+            ok = sum(1 for s in game.statuses if s == "ok")
             shown = "-" if left is None else f"{left} ms"
             print(
-                f"{label:<24} {players:>7} {game.statuses[0]:>8} {shown:>19} {game.seconds:>9.0f}", flush=True
+                f"{label:<29} {players:>7} {f'{ok}/{players} ok':>9} {shown:>19} "
+                f"{(f'{min(rest)} ms' if rest else '-'):>8} {game.seconds:>9.0f}",
+                flush=True,
             )
+            for k, status in enumerate(game.statuses, start=1):
+                if status != "ok":
+                    print(f"    player {k}: {status}")
     print()
 
 
@@ -738,7 +755,12 @@ def main() -> None:
     args = parser.parse_args()
     reversixt_base.BASE = args.base
     if args.only == "reserve":
-        reserve_check(args.candidate.partition("#")[0], args.move_seconds)
+        reserve_check(
+            args.candidate.partition("#")[0],
+            args.move_seconds,
+            args.against.partition("#")[0] if args.against != parser.get_default("against") else "random",
+            args.maps,
+        )
         return
     if args.only == "server":
         server_benchmark(

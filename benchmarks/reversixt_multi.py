@@ -16,8 +16,10 @@ answer, an illegal move or a broken connection disqualifies (ranked last).
 Per map and bot the table gives the games, the first places (a shared first counts for each), their
 share of the bot's games, and the mean rank with a 95 % interval; for the candidate also the margin:
 the mean rank of the other seats of a game minus the candidate's, averaged over games, with its
-interval. Intervals are percentile bootstrap intervals over the blocks (the p games of one opening
-are resampled together: they share the opening), 10,000 resamples with a fixed seed. The verdict
+interval. Intervals are percentile bootstrap intervals over games (each game's value resampled
+with replacement, 10,000 resamples, a fixed seed): the p games of a block share an opening, but each
+puts every bot in another seat among other neighbours, and a run has too few blocks (2-8) to
+resample them whole. The verdict
 line: does the candidate take a larger share of first places than every other bot, and is the margin's
 interval above 0 (the mean rank better than the field's by more than its interval)?
 
@@ -220,23 +222,14 @@ def run(
     return rows
 
 
-def bootstrap(blocks: Sequence[Sequence[float]], rng: random.Random) -> tuple[float, float, float]:
-    """The mean over all values of ``blocks`` and its 95 % percentile bootstrap interval, resampling
-    whole blocks (:data:`RESAMPLES` times)."""
-    values = [v for b in blocks for v in b]
+def bootstrap(values: Sequence[float], rng: random.Random) -> tuple[float, float, float]:
+    """The mean of ``values`` (one per game) and its 95 % percentile bootstrap interval
+    (:data:`RESAMPLES` resamples of the games with replacement)."""
     mean = sum(values) / len(values)
-    if len(blocks) < 2:
+    if len(values) < 2:
         return mean, mean, mean
-    sums = [(sum(b), len(b)) for b in blocks]
-    means = []
-    for _ in range(RESAMPLES):
-        total = count = 0.0
-        for _ in range(len(sums)):
-            s, n = sums[rng.randrange(len(sums))]
-            total += s
-            count += n
-        means.append(total / count)
-    means.sort()
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(RESAMPLES))
     return mean, means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
 
 
@@ -263,37 +256,24 @@ class MapFigures:
 def map_figures(name: str, rows: Sequence[GameRow], candidate: str, seed: int = 1) -> MapFigures:
     """The figures of one map's games (see :class:`MapFigures`)."""
     rng = random.Random(seed)
-    by_block: dict[int, list[GameRow]] = {}
-    for row in rows:
-        by_block.setdefault(row.block, []).append(row)
     labels = sorted(
         {base_label(lab) for row in rows for lab in row.labels}, key=lambda s: (s != candidate, s)
     )
     bots: dict[str, tuple[int, int, float, float, float]] = {}
     for label in labels:
-        blocks = [
-            [
-                float(r)
-                for row in games
-                for lab, r in zip(row.labels, row.ranks, strict=True)
-                if base_label(lab) == label
-            ]
-            for games in by_block.values()
+        ranks = [
+            float(r)
+            for row in rows
+            for lab, r in zip(row.labels, row.ranks, strict=True)
+            if base_label(lab) == label
         ]
-        blocks = [b for b in blocks if b]
-        games = sum(len(b) for b in blocks)
-        firsts = sum(1 for b in blocks for r in b if r == 1)
-        bots[label] = (games, firsts, *bootstrap(blocks, rng))
+        bots[label] = (len(ranks), sum(1 for r in ranks if r == 1), *bootstrap(ranks, rng))
     margins = []
-    for games in by_block.values():
-        block = []
-        for row in games:
-            mine = [r for lab, r in zip(row.labels, row.ranks, strict=True) if lab == candidate]
-            rest = [r for lab, r in zip(row.labels, row.ranks, strict=True) if lab != candidate]
-            if mine and rest:
-                block.append(sum(rest) / len(rest) - mine[0])
-        if block:
-            margins.append(block)
+    for row in rows:
+        mine = [r for lab, r in zip(row.labels, row.ranks, strict=True) if lab == candidate]
+        rest = [r for lab, r in zip(row.labels, row.ranks, strict=True) if lab != candidate]
+        if mine and rest:
+            margins.append(sum(rest) / len(rest) - mine[0])
     margin = bootstrap(margins, rng) if margins else (0.0, 0.0, 0.0)
     share = {k: v[1] / v[0] for k, v in bots.items() if v[0]}
     most = candidate in share and all(share[candidate] > s for k, s in share.items() if k != candidate)
@@ -328,7 +308,7 @@ def report(rows: Sequence[GameRow], candidate: str, order: Sequence[str]) -> str
             + (" (" + "; ".join(f.forfeits[:4]) + ")" if f.forfeits else "")
         )
     lines.append("")
-    lines.append(f"{candidate}: the field's mean rank minus its own (95 % bootstrap over blocks)")
+    lines.append(f"{candidate}: the field's mean rank minus its own (95 % bootstrap over games)")
     lines.extend(verdicts)
     return "\n".join(lines)
 

@@ -204,3 +204,41 @@ def test_best_takes_the_multi_player_options_from_three_players_on() -> None:
     game = make("reversixt(map=sampler)")
     off = make_bot(game, "best(lmr=0)")
     assert int(off.engine(game.board).ctl[layout.LMR]) == 0  # type: ignore[attr-defined]
+
+
+def test_rank_reference_measures_the_searcher_against_neighbours_leader_or_field() -> None:
+    """``best(ref=...)``: R's value minus the mean of his rank neighbours (the default), minus the
+    strongest other player's, or minus the others' mean."""
+    import random
+
+    from gridarena.games.reversixt.ai.search import RANK_REFS
+    from gridarena.games.reversixt.fast import evaluate, layout
+
+    game = ReversiXT("sampler")
+    state, rng = game.new_initial_state(), random.Random(3)
+    for _ in range(12):
+        state = state.child(rng.choice(state.legal_actions()))
+    engine = Engine(game.board, evaluation="strong")
+    b, ctl = engine.board, engine.ctl
+    b.load(state)
+    assert b.st[layout.PHASE] == 1
+    total = sum(int(b.st[layout.COUNT + k]) for k in (1, 2, 3))
+    fill = (1024 * total) // int(b.st[layout.NONHOLE])
+    ws = 8 + (fill * 56) // 1024
+    value = {k: int(evaluate._player_value(b.st, k, ws, fill, ctl, b.st, -1)) for k in (1, 2, 3)}
+    assert len(set(value.values())) == 3
+    middle = sorted(value, key=value.__getitem__)[1]
+    others = [value[k] for k in value if k != middle]
+    for name, ref in (("neighbours", sum(others) // 2), ("leader", max(others)), ("field", sum(others) // 2)):
+        ctl[layout.RANK_REF] = RANK_REFS[name]
+        assert evaluate.strong_value(b.st, middle, 0, 0, ctl) == value[middle] - ref
+    top = max(value, key=value.__getitem__)
+    second = sorted(value.values())[1]
+    for name in RANK_REFS:
+        ctl[layout.RANK_REF] = RANK_REFS[name]
+        expected = {"neighbours": second, "leader": second, "field": (sum(value.values()) - value[top]) // 2}[
+            name
+        ]
+        assert evaluate.strong_value(b.st, top, 0, 0, ctl) == value[top] - expected
+    with pytest.raises(Exception, match="ref must be one of"):
+        make_bot(make("reversixt(map=sampler)"), "best(ref=nobody)")

@@ -38,7 +38,7 @@ from typing import Any
 
 from gridarena.core.types import Game
 from gridarena.games.reversixt.ai.mcts import MctsBot
-from gridarena.games.reversixt.ai.search import MARGIN, SearchBot, parse_weights
+from gridarena.games.reversixt.ai.search import MARGIN, SearchBot, parse_weights, rank_ref
 
 
 def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = MARGIN) -> SearchBot:
@@ -57,7 +57,9 @@ def _strong_factory(
     ``lmr2`` on (0: none); ``pacing``: time management on an account that carries over
     (:mod:`.timing`; 0 spends each deadline whole); ``weights``: the map-reading evaluation's
     weights to change, ``"stable=48/24,frontier=0/0"`` (term=early/late, :func:`.ai.search.parse_weights`).
-    ``search``: ``paranoid``, ``brs`` or ``maxn`` instead of the map's choice (``best`` and ``best_v1``).
+    ``search``: ``paranoid``, ``brs`` or ``maxn`` instead of the map's choice (``best`` and ``best_v1``);
+    ``ref``: whom the searcher's value is measured against, ``neighbours`` (the players just above and
+    below him), ``leader`` (the strongest other) or ``field`` (the others' mean).
     ``None`` keeps the algorithm's default."""
 
     def make(
@@ -72,11 +74,14 @@ def _strong_factory(
         weights: str | None = None,
         swap_whole: int | None = None,
         search: str | None = None,
+        ref: str | None = None,
     ) -> SearchBot:
         terms = parse_weights(weights) if weights else None
+        reference = None if ref is None else rank_ref(ref)
         return SearchBot(
             name, mode, evaluation, seed, margin, pacing=bool(default_pacing if pacing is None else pacing),
             search=search, override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
+            rank_ref=reference,
         )  # fmt: skip
 
     default_pacing = pacing

@@ -13,7 +13,7 @@ from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import Game, GameState
 from gridarena.games.reversixt.fast.engine import Engine, SearchResult
-from gridarena.games.reversixt.fast.layout import TERMS
+from gridarena.games.reversixt.fast.layout import FIELD, LEADER, NEIGHBOURS, TERMS
 from gridarena.games.reversixt.formats import Move, ReversiMap
 from gridarena.games.reversixt.rules import ReversiState
 from gridarena.games.reversixt.timing import Pacer
@@ -26,6 +26,8 @@ UNTIMED_DEPTH: Final = 6
 """Plies searched when nothing limits the search (no deadline, depth or node budget)."""
 SEARCHES: Final = ("paranoid", "brs", "maxn")
 """The searches ``best(search=...)`` may be told to use instead of its own choice."""
+RANK_REFS: Final[dict[str, int]] = {"neighbours": NEIGHBOURS, "leader": LEADER, "field": FIELD}
+"""``best(ref=...)``: whom the searcher's value is measured against (:data:`.fast.layout.RANK_REF`)."""
 BRS_FROM_PLAYERS: Final = 3
 """``best`` searches with BRS from this many players on, with paranoid alpha-beta below."""
 MULTI_OPTIONS: Final[dict[str, int]] = {"override_plies": 2, "lmr": 2, "lmr2": 6}
@@ -137,6 +139,13 @@ class SearchBot(BaseBot):
         if result.budget is not None:  # the time management's plan, in seconds
             info["target"], info["hard"] = round(result.budget.target, 3), round(result.budget.hard, 3)
         return Decision(Move(*move), info)
+
+
+def rank_ref(name: str) -> int:
+    """The evaluation's reference of ``ref=NAME`` (:data:`RANK_REFS`); an unknown name is one line."""
+    if name not in RANK_REFS:
+        raise GridArenaError(f"ref must be one of {', '.join(RANK_REFS)}, got {name!r}")
+    return RANK_REFS[name]
 
 
 def parse_weights(text: str) -> dict[str, tuple[int, int]]:

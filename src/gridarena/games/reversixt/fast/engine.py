@@ -129,7 +129,8 @@ class Engine:
     default searches them everywhere). ``swap_weight``: the two-player swap term
     (:func:`.evaluate.swap_term`) in quarters of its full weight (0: off). ``lmr``, ``lmr2``: late
     move reductions, by one ply from this move index of a node on, by two from ``lmr2`` on, at
-    depth 3 (4) and more (0: none).
+    depth 3 (4) and more (0: none). ``rank_ref``: whom the searcher's value is measured against
+    (:data:`.layout.RANK_REF`: his rank neighbours, the leader among the others, or their mean).
     """
 
     def __init__(
@@ -148,6 +149,7 @@ class Engine:
         lmr2: int = 0,
         weights: dict[str, tuple[int, int]] | None = None,
         swap_whole: int = 0,
+        rank_ref: int = L.NEIGHBOURS,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         step = step_array(m)
@@ -167,6 +169,7 @@ class Engine:
         self.vec = np.zeros((b.max_ply + 2, 2, 9), dtype=np.int64)  # max^n's value vectors
         self.ctl[L.EVAL] = {"strong": L.STRONG, "trivial": L.TRIVIAL, "map": L.MAP}[evaluation]
         self.ctl[L.SWAP_WHOLE] = swap_whole
+        self.ctl[L.RANK_REF] = rank_ref
         terms = {**MAP_WEIGHTS, **(weights or {})}
         for t, name in enumerate(L.TERMS):
             self.ctl[L.W2 + 2 * t], self.ctl[L.W2 + 2 * t + 1] = terms[name]

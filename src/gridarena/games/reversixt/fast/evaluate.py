@@ -33,7 +33,9 @@ from gridarena.games.reversixt.fast.layout import (
     DISQ,
     EVAL,
     FEATURES,
+    FIELD,
     FRONTIER,
+    LEADER,
     MAP,
     MOBILITY,
     NONHOLE,
@@ -43,6 +45,7 @@ from gridarena.games.reversixt.fast.layout import (
     PHASE,
     POS,
     POTENTIAL,
+    RANK_REF,
     STABLE,
     SWAP_WHOLE,
     TRIVIAL,
@@ -124,7 +127,8 @@ def _ranked(
     st: np.ndarray, r: int, mover: int, mobility: int, ctl: np.ndarray, ev: np.ndarray, base: int, swap: int
 ) -> int:  # fmt: skip
     """R's value (:func:`_player_value`) against his rank neighbours (the student report's ranking
-    heuristic: the mean of the players just above and just below R), plus the mobility of the player
+    heuristic: the mean of the players just above and just below R; ``ctl[RANK_REF]`` may name the
+    strongest other player or the mean of the others instead), plus the mobility of the player
     to move in phase 1 (for R or against him). With ``swap`` (:func:`swap_control`, two players) the
     gap moves towards ``swap * |gap|``, ``ctl[W_SWAP]`` quarters of the way."""
     total = 0
@@ -134,19 +138,25 @@ def _ranked(
     ws = 8 + (fill * 56) // 1024
     mine = _player_value(st, r, ws, fill, ctl, ev, base)
     above, below = INF, -INF
-    others = 0
+    others, top, sum_others = 0, -INF, 0
     for k in range(1, st[P] + 1):
         if k == r or st[DISQ + k]:
             continue
         others += 1
         v = _player_value(st, k, ws, fill, ctl, ev, base)
+        top = max(top, v)
+        sum_others += v
         if v > mine:
             above = min(above, v)
         else:
             below = max(below, v)
     if others == 0:
         return mine
-    if above == INF:
+    if ctl[RANK_REF] == LEADER:
+        ref = top
+    elif ctl[RANK_REF] == FIELD:
+        ref = sum_others // others
+    elif above == INF:
         ref = below
     elif below == -INF:
         ref = above

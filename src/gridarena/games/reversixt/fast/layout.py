@@ -49,7 +49,13 @@ FEATURES: Final = 5
 SWAP_WHOLE: Final = W2 + 2 * len(TERMS)
 """``ctl[SWAP_WHOLE]``: 1 lets the map-reading evaluation's swap term move R's whole value gap (its
 features swap with the stones), 0 only the stone part, as ``best_v1``'s."""
-CTL_SLOTS: Final = SWAP_WHOLE + 1
+RANK_REF: Final = SWAP_WHOLE + 1
+"""``ctl[RANK_REF]``: whom R's value is measured against (:func:`.evaluate._ranked`): :data:`NEIGHBOURS`
+(the mean of the players just above and just below him), :data:`LEADER` (the strongest other player)
+or :data:`FIELD` (the mean of the others)."""
+CTL_SLOTS: Final = RANK_REF + 1
+NEIGHBOURS, LEADER, FIELD = 0, 1, 2
+"""``ctl[RANK_REF]``'s values."""
 
 PARANOID, BRS, MAXN = 0, 1, 2
 """``ctl[MODE]``: paranoid alpha-beta, best-reply search (:mod:`.search`) or max^n (:mod:`.maxn`)."""
