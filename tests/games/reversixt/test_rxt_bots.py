@@ -242,3 +242,26 @@ def test_rank_reference_measures_the_searcher_against_neighbours_leader_or_field
         assert evaluate.strong_value(b.st, top, 0, 0, ctl) == value[top] - expected
     with pytest.raises(Exception, match="ref must be one of"):
         make_bot(make("reversixt(map=sampler)"), "best(ref=nobody)")
+
+
+@pytest.mark.parametrize("mode", ["paranoid", "maxn"])
+def test_static_leaves_drop_the_movers_mobility(mode: str) -> None:
+    """``best(static=1)``: a leaf is the evaluation without the mover's moves, so at depth 1 the value
+    is the best child's static value; with mobility (the default) it is another."""
+    from gridarena.games.reversixt.fast import evaluate
+
+    game = ReversiXT("sampler")
+    state = game.new_initial_state()
+    r = state.mover
+    static = Engine(game.board, mode=mode, evaluation="map", static_leaves=1)
+    result = static.search(state, max_depth=1)
+    b, e = static.board, static
+    values = []
+    for action in state.legal_actions():
+        b.load(state.child(action))
+        values.append(
+            int(evaluate.leaf_value(b.cells, b.geo, b.st, r, 0, 0, e.ctl, e.swaps, e.ev, b.buf, b.marks))
+        )
+    assert result.score == max(values)
+    mobile = Engine(game.board, mode=mode, evaluation="map").search(state, max_depth=1)
+    assert mobile.score != result.score

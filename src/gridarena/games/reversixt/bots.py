@@ -59,7 +59,8 @@ def _strong_factory(
     weights to change, ``"stable=48/24,frontier=0/0"`` (term=early/late, :func:`.ai.search.parse_weights`).
     ``search``: ``paranoid``, ``brs`` or ``maxn`` instead of the map's choice (``best`` and ``best_v1``);
     ``ref``: whom the searcher's value is measured against, ``neighbours`` (the players just above and
-    below him), ``leader`` (the strongest other) or ``field`` (the others' mean).
+    below him), ``leader`` (the strongest other) or ``field`` (the others' mean); ``static``: 1 evaluates
+    the leaves of paranoid and max^n search without the mover's mobility (faster, deeper).
     ``None`` keeps the algorithm's default."""
 
     def make(
@@ -75,13 +76,14 @@ def _strong_factory(
         swap_whole: int | None = None,
         search: str | None = None,
         ref: str | None = None,
+        static: int | None = None,
     ) -> SearchBot:
         terms = parse_weights(weights) if weights else None
         reference = None if ref is None else rank_ref(ref)
         return SearchBot(
             name, mode, evaluation, seed, margin, pacing=bool(default_pacing if pacing is None else pacing),
             search=search, override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
-            rank_ref=reference,
+            rank_ref=reference, static_leaves=static,
         )  # fmt: skip
 
     default_pacing = pacing

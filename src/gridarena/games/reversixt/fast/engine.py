@@ -131,6 +131,7 @@ class Engine:
     move reductions, by one ply from this move index of a node on, by two from ``lmr2`` on, at
     depth 3 (4) and more (0: none). ``rank_ref``: whom the searcher's value is measured against
     (:data:`.layout.RANK_REF`: his rank neighbours, the leader among the others, or their mean).
+    ``static_leaves``: 1 evaluates paranoid and max^n leaves without the mover's mobility.
     """
 
     def __init__(
@@ -150,6 +151,7 @@ class Engine:
         weights: dict[str, tuple[int, int]] | None = None,
         swap_whole: int = 0,
         rank_ref: int = L.NEIGHBOURS,
+        static_leaves: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         step = step_array(m)
@@ -170,6 +172,7 @@ class Engine:
         self.ctl[L.EVAL] = {"strong": L.STRONG, "trivial": L.TRIVIAL, "map": L.MAP}[evaluation]
         self.ctl[L.SWAP_WHOLE] = swap_whole
         self.ctl[L.RANK_REF] = rank_ref
+        self.ctl[L.STATIC_LEAVES] = static_leaves
         terms = {**MAP_WEIGHTS, **(weights or {})}
         for t, name in enumerate(L.TERMS):
             self.ctl[L.W2 + 2 * t], self.ctl[L.W2 + 2 * t + 1] = terms[name]

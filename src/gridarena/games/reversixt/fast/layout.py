@@ -53,7 +53,10 @@ RANK_REF: Final = SWAP_WHOLE + 1
 """``ctl[RANK_REF]``: whom R's value is measured against (:func:`.evaluate._ranked`): :data:`NEIGHBOURS`
 (the mean of the players just above and just below him), :data:`LEADER` (the strongest other player)
 or :data:`FIELD` (the mean of the others)."""
-CTL_SLOTS: Final = RANK_REF + 1
+STATIC_LEAVES: Final = RANK_REF + 1
+"""``ctl[STATIC_LEAVES]``: 1 evaluates paranoid and max^n leaves without generating the mover's moves
+(no mobility term; BRS's leaves are always static), which takes the search deeper on large boards."""
+CTL_SLOTS: Final = STATIC_LEAVES + 1
 NEIGHBOURS, LEADER, FIELD = 0, 1, 2
 """``ctl[RANK_REF]``'s values."""
 

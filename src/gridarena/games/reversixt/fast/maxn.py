@@ -31,6 +31,7 @@ from gridarena.games.reversixt.fast.layout import (
     ROOT_DONE,
     ROOT_FIRST,
     ROOT_MOVE,
+    STATIC_LEAVES,
     P,
 )
 from gridarena.games.reversixt.fast.search import (
@@ -62,6 +63,10 @@ def _open(
         return False
     out = vec[ply, 1]
     if st[PHASE] == OVER:
+        leaf_vector(cells, geo, st, 0, 0, ctl, sw, ev, buf, marks, out)
+        return False
+    if depth <= 0 and ctl[STATIC_LEAVES] and st[PHASE] == 1:
+        ctl[HORIZON] = 1
         leaf_vector(cells, geo, st, 0, 0, ctl, sw, ev, buf, marks, out)
         return False
     k, kind = node_moves(cells, geo, st, moves, keys, ply, 0, ctl, buf, marks, ign)

@@ -54,6 +54,7 @@ from gridarena.games.reversixt.fast.layout import (
     ROOT_DONE,
     ROOT_FIRST,
     ROOT_MOVE,
+    STATIC_LEAVES,
     TRIVIAL,
     P,
 )
@@ -332,7 +333,7 @@ def _enter(
         ctl[HORIZON] = 1  # a line was cut: a deeper search may see more
         if ctl[EVAL] == TRIVIAL:
             return trivial_value(st, r)
-        if st[PHASE] == 2 or ctl[MODE] == BRS:
+        if st[PHASE] == 2 or ctl[MODE] == BRS or ctl[STATIC_LEAVES]:
             # BRS's MIN layer would generate every opponent's moves for one mobility figure:
             # its leaves are static (the search reached twice the plies for it).
             return leaf_value(cells, geo, st, r, 0, 0, ctl, sw, ev, buf, marks)
