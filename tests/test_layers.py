@@ -309,8 +309,8 @@ def _imported_names(tree: ast.AST) -> Iterator[tuple[int, str]]:
 def test_a_games_registry_entries_point_at_its_bots_module(game: str) -> None:
     from gridarena.core import registry
 
-    entries = registry._GAME_BOTS.get(game, {})  # the table itself: what the registry will import
-    factories = {name: e if isinstance(e, str) else e.factory for name, e in entries.items()}
+    entries = registry.game_entry(game).bots  # the game's own entries: what the registry will import
+    factories = {name: e.factory for name, e in entries.items()}
     wrong = {name: e for name, e in factories.items() if not e.startswith(f"gridarena.games.{game}.bots:")}
     assert not wrong, f"{game}: registry entries outside games/{game}/bots.py: {wrong}"
 

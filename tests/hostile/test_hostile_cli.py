@@ -95,7 +95,7 @@ def test_a_memory_bomb_in_a_game_spec_is_one_line() -> None:
         ("reversixt(map=1)", "random,random,random", "map must be the name of a packaged map"),
         ("reversixt(parsed=1)", "random,random,random", "unknown parameter 'parsed'"),
         ("iceandfire(league=1)", "random,random", "league must be one of"),
-        ("isolation", "greedy(foo=1),random", "greedy: unknown parameter 'foo'; greedy takes seed"),
+        ("isolation", "greedy(foo=1),random", "greedy: unknown parameter 'foo'; greedy takes name, seed"),
         ("isolation", "ab_improved(foo=1),random", "unknown parameter 'foo'"),
         ("isolation", "aind(player=math),random", "is not a class"),
         ("slidingpuzzle", "solver(width=3)", "solver: unknown parameter 'width'"),

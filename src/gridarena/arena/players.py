@@ -11,9 +11,10 @@ workers see entrants exactly as if they had been typed on the command line.
 
 from __future__ import annotations
 
+import shlex
 import tomllib
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Final
 
 from gridarena.core.errors import SpecError
@@ -78,7 +79,26 @@ def program_spec(game: Game[Any], command: str) -> str:
     """
     state = game.new_initial_state(0)
     protocol = "codingame" if hasattr(state, "codingame_turn") else "jsonl"
-    return format_spec("external", {"cmd": command.strip(), "name": command.strip(), "protocol": protocol})
+    return format_spec(
+        "external", {"cmd": command.strip(), "name": program_name(command), "protocol": protocol}
+    )
+
+
+def program_name(command: str) -> str:
+    """The name a program typed as a command is shown by: its last word that is not an option, as a
+    file name without its folder or suffix (at most 64 characters).
+
+    >>> program_name("python3 bots/random_bot.py"), program_name("./mybot"), program_name("java -Xss64m Player")
+    ('random_bot', 'mybot', 'Player')
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    plain = [w for w in words if not w.startswith("-")] or words or ["program"]
+    name = PurePath(plain[-1]).name
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    return (stem or name or "program")[:64]
 
 
 def entrant_spec(game: Game[Any], text: str) -> str:

@@ -31,7 +31,7 @@ from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError, SpecError
 from gridarena.core.gameclock import TimeSpec, game_clock
 from gridarena.core.play import GameRecord, MoveWatcher, play_game
-from gridarena.core.registry import make, make_bot
+from gridarena.core.registry import ExtraBots, make, make_bot
 from gridarena.core.seeding import derive_seed
 from gridarena.core.specs import parse_spec, unique_names
 from gridarena.core.types import JSON, Game, GameState, Outcome, Player
@@ -85,7 +85,7 @@ def entrant_names(specs: Sequence[str]) -> list[str]:
 
 
 def build_bot(
-    game: Game[Any], spec: str, time_control: str | None = None, extra_bots: Mapping[str, str] | None = None
+    game: Game[Any], spec: str, time_control: str | None = None, extra_bots: ExtraBots | None = None
 ) -> Any:
     """A bot from its spec (the registry, or ``extra_bots``), told the time control if it wants it."""
     bot = make_bot(game, spec, extra=extra_bots)

@@ -66,7 +66,8 @@ class TournamentConfig:
     sprt: str | None = None
     forced_concurrency: bool = False
     extra_bots: dict[str, str] = field(default_factory=dict)
-    """Bots outside the registries, name -> ``"module:factory"`` (plugins and tests); shipped as text."""
+    """Declared bots outside the catalogue, name -> ``"module:ATTR"`` of a :class:`BotEntry` (plugins and
+    tests); shipped as text."""
     run_bot_seeds: tuple[int, ...] | None = None
     """The player's seed of each run of ``run_seeds`` (default: derived from the master seed), so a
     single-player series can repeat an original's runs exactly (Pentocity's 2016 tournament)."""

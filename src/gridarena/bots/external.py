@@ -322,7 +322,7 @@ def make_external_bot(
     game: Game[Any],
     seed: int | None = None,
     *,
-    cmd: str | Sequence[str] = "",
+    cmd: str | Sequence[str],
     protocol: str = "jsonl",
     cwd: str | None = None,
     env: Mapping[str, str] | None = None,

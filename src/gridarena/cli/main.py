@@ -30,6 +30,7 @@ class Command(NamedTuple):
 #: numba, scipy and the games behind it), so ``gridarena --help`` and ``--version`` start at once.
 COMMANDS: dict[str, Command] = {
     "games": Command("gridarena.cli.games", "list the registered games"),
+    "bots": Command("gridarena.cli.bots", "list a game's bots with their parameters, ranges and defaults"),
     "play": Command("gridarena.cli.play", "play one game between bots or a human"),
     "check": Command("gridarena.cli.check", "check a game against the game API (conformance)"),
     "replay": Command("gridarena.cli.replay", "print or check a replay file"),

@@ -58,9 +58,7 @@ def test_match_prints_a_line_without_json(capsys: pytest.CaptureFixture[str]) ->
 def test_a_player_with_a_space_or_a_path_is_a_command() -> None:
     assert entrant_spec(GAME, "best") == "best" and entrant_spec(GAME, "random(name=r)") == "random(name=r)"
     for command in ("python3 bot.py", "./bot", "/usr/bin/bot"):
-        assert (
-            entrant_spec(GAME, command) == f"external(cmd='{command}',name='{command}',protocol='codingame')"
-        )
+        assert entrant_spec(GAME, command) == f"external(cmd='{command}',name='bot',protocol='codingame')"
     assert entrant_spec(make("isolation"), "./bot").endswith("protocol='jsonl')")
 
 

@@ -89,8 +89,11 @@ class AgentFile:
     samples: types.ModuleType
 
     def find(self, name: str) -> Any:
-        """An attribute of the agent file, else of its samples (``RandomPlayer``, ``improved_score``)."""
-        for source in (self.module, self.samples):
+        """An attribute of the agent file, else of its samples (``RandomPlayer``, ``improved_score``), else
+        of gridarena's AIND agents (a file with only ``custom_score`` plays with our ``AlphaBetaPlayer``)."""
+        from gridarena.games.isolation.aind import agents
+
+        for source in (self.module, self.samples, agents):
             if hasattr(source, name):
                 return getattr(source, name)
         raise AgentLoadError(f"{self.module.__file__}: no {name!r} in the agent file or its sample_players")
