@@ -158,3 +158,10 @@ def test_every_bot_describes_itself() -> None:
         lines = describe_bot(name, entry)
         assert lines[0].startswith(f"{name}: ") and entry.summary, (game, name)
         assert len(lines) == 1 + bool(entry.reaches) + len(entry.params)
+
+
+@pytest.mark.parametrize("game", registry.available_games())
+def test_the_docs_name_every_bot_of_the_game(game: str) -> None:
+    text = (SRC.parents[1] / "docs" / f"{game}.md").read_text()
+    missing = [b for b in registry.game_entry(game).bots if f"`{b}`" not in text and f"`{b}(" not in text]
+    assert not missing, f"docs/{game}.md does not name {missing}"

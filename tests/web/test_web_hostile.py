@@ -87,8 +87,15 @@ def test_a_bot_that_imports_a_file_is_refused(server: Served, tmp_path: Path) ->
     marker = tmp_path / "imported.txt"
     agent = tmp_path / "game_agent.py"
     agent.write_text(f"open({str(marker)!r}, 'w').write('imported')\nclass AlphaBetaPlayer:\n    pass\n")
-    status, text = post(server, "/api/play", {"game": "isolation", "opponent": f"aind(file='{agent}')"})
-    assert status == 400 and "imports a Python file" in error_line(text)
+    refusals = {
+        f"aind(file='{agent}')": "aind reads or writes files on the server",
+        f"ab_open(file='{agent}')": "ab_open: unknown parameter 'file'",  # issue 31: imported before refusing
+        f"python(file='{agent}')": "python reads or writes files on the server",
+        "aind(player=HumanPlayer)": "reads the server's terminal",
+    }
+    for spec, words in refusals.items():
+        status, text = post(server, "/api/play", {"game": "isolation", "opponent": spec})
+        assert status == 400 and words in error_line(text), (spec, text)
     assert wait_absent(marker, 0.2), "a request imported a Python file on the server"
 
 

@@ -162,10 +162,14 @@ def check_request_bot(game: str, spec: str) -> tuple[BotEntry, dict[str, Any]]:
     reach a file on the server; check every value against the declaration. Nothing is imported."""
     name, values = parse_spec(spec)
     entry = bot_entry(game, name)
+    if entry.reaches:  # before the values: whatever they are, this bot is not the web's
+        raise UnsafeSpecError(
+            f"{entry.request_problem(name, {})}: a request may name only {', '.join(offered_bots(game))}"
+        )
     check_bot_values(name, entry, values)
     problem = entry.request_problem(name, values)
     if problem is not None:
-        raise UnsafeSpecError(f"{problem}: a request may name only {', '.join(offered_bots(game))}")
+        raise UnsafeSpecError(problem)
     return entry, values
 
 

@@ -84,9 +84,9 @@ def test_observing_the_opponent_scores_the_models_that_foresaw_it() -> None:
 
 
 def test_unknown_settings_are_named() -> None:
-    with pytest.raises(SpecError, match="unknown setting 'depth'"):
+    with pytest.raises(SpecError, match="best: unknown parameter 'depth'; best takes judge_mode"):
         make_bot(GAME, "best(depth=3)")
-    with pytest.raises(SpecError, match="opponent models"):
+    with pytest.raises(SpecError, match="opponent_models must be one of"):
         make_bot(GAME, "best(opponent_models='postmortem+random')")
     assert make_bot(GAME, "best(hq_defence=0)").hq_defence is False
 
