@@ -42,7 +42,7 @@ from gridarena.games.reversixt.formats import (
     is_stone,
     parse_map,
 )
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
     Disqualification,
