@@ -12,7 +12,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from gridarena.core.bot import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision, WarmUp
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation.ai.best import BestPlayer, ImprovedDepthPlayer
@@ -87,9 +87,8 @@ class AindBot(BaseBot):
 
     def warm_up(self, game: Game[Any]) -> None:
         """Let a player that has kernels to load (``ImprovedDepthPlayer``) load them, outside the clock."""
-        hook = getattr(self.player, "warm_up", None)
-        if hook is not None:
-            hook(game)
+        if isinstance(self.player, WarmUp):
+            self.player.warm_up(game)
 
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
         """A new game: the RNG is reseeded, and a player that draws (RandomPlayer) draws from it."""
