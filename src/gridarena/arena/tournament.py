@@ -31,6 +31,7 @@ from gridarena.arena.schedule import Block, schedule
 from gridarena.arena.seeds import bot_seed, new_master_seed
 from gridarena.arena.sprt import SprtConfig, SprtResult, sprt
 from gridarena.arena.store import Store, config_hash
+from gridarena.core.bot import Closes
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec
@@ -153,7 +154,7 @@ def _validate(config: TournamentConfig) -> tuple[int, list[str]]:
         SprtConfig.parse(config.sprt)
     for spec in config.players:
         bot = build_bot(game, spec, extra_bots=config.extra_bots)
-        if hasattr(bot, "close"):
+        if isinstance(bot, Closes):
             bot.close()
     return game.num_players, config.names()
 

@@ -26,6 +26,7 @@ from typing import Any
 from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
 from gridarena.cli.output import err, print_json
+from gridarena.core.bot import Closes
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec, game_clock
@@ -122,7 +123,7 @@ def play_one(
         )
     finally:  # an external program is killed and reaped, whatever happened
         for bot in bots:
-            if hasattr(bot, "close"):
+            if isinstance(bot, Closes):
                 bot.close()
     summary = game_summary(game, specs, seed, control, record, replay)
     if as_json:

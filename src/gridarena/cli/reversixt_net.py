@@ -34,9 +34,9 @@ from gridarena.core.play import Recorder
 from gridarena.core.registry import bot_table
 from gridarena.core.specs import format_spec, parse_spec
 from gridarena.core.types import JSON
-from gridarena.games.reversixt.client import ClientConfig, ClientError, play
+from gridarena.games.reversixt.net.client import ClientConfig, ClientError, play
+from gridarena.games.reversixt.net.server import ReversiServer, ServedGame, ServerConfig, ServerError
 from gridarena.games.reversixt.rules import ReversiState
-from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig, ServerError
 
 SOURCE = "gridarena reversixt server"
 

@@ -12,7 +12,7 @@ import pytest
 from net_harness import server_process
 
 from gridarena.cli.main import main
-from gridarena.games.reversixt.client import ClientConfig, play
+from gridarena.games.reversixt.net.client import ClientConfig, play
 
 GRIDARENA = [sys.executable, "-m", "gridarena"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from net_harness import OTHELLO8, bot_client, c_client, run_games
 
-from gridarena.games.reversixt.client import ClientConfig, play
+from gridarena.games.reversixt.net.client import ClientConfig, play
 
 
 @pytest.mark.parametrize("opponent", ["c", "python"])

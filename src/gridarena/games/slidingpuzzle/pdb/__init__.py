@@ -6,13 +6,14 @@ for free. Each slide moves one tile, so the values of disjoint patterns add up a
 value is the minimum over the blank arrangements (Korf and Felner's style), or, in a region-keyed
 table (storage ``r4``), also the excess of each arrangement of the blanks' regions.
 
-``indexing.py`` (cells as bits, placement ranks, blank slots), ``build.py`` (the builder and its
-oracle), ``table.py`` (:class:`PatternDatabase`), ``fileformat.py`` (the checked file format) and
-``partitions.py`` (named boards and partitions, file names, the cache, sets). The names most callers
+``build.py`` (a table built in memory by the numba builder of ``fast/pdbbuild.py``), ``table.py``
+(:class:`PatternDatabase`; its indexing is ``fast/indexing.py``), ``fileformat.py`` (the checked file
+format) and ``partitions.py`` (named boards and partitions, file names, the cache, sets). The names most callers
 need are importable from this package.
 """
 
-from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
+from gridarena.games.slidingpuzzle.formats import PdbError
+from gridarena.games.slidingpuzzle.pdb.build import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
 from gridarena.games.slidingpuzzle.pdb.partitions import (
     board_by_name,
@@ -24,7 +25,7 @@ from gridarena.games.slidingpuzzle.pdb.partitions import (
     pattern_sets,
     pdb_filename,
 )
-from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 __all__ = [
     "PatternDatabase",

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Final
 
 from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal
-from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
+from gridarena.games.slidingpuzzle.formats import PdbError
+from gridarena.games.slidingpuzzle.pdb.build import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
-from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 #: The partition a solver uses when none is named, by :func:`board_key`. The homework's is the largest
 #: of three region-keyed sets' sums (issue 16's two 5-5-5 sets and 6-6-3r): 660 MB, built in about 4

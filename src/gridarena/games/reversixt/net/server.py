@@ -3,9 +3,9 @@
 The server listens, takes clients as they come and plays ``games`` games in a row. Each game runs
 in :func:`gridarena.core.play.play_game`, the loop every game and the arena share (on a thread of its
 own, while the sockets stay on the event loop): each client is a bot of that loop
-(:class:`~gridarena.games.reversixt.table.NetworkSeat`), the time account is the game clock's
+(:class:`~gridarena.games.reversixt.net.table.NetworkSeat`), the time account is the game clock's
 ``account:`` control (:class:`~gridarena.core.gameclock.GameTimer`, spec 9.5), and the broadcasts
-and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.table`). So a game
+and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.net.table`). So a game
 on the server yields the same :class:`~gridarena.core.play.GameRecord` as any other, and the
 ``recorders`` given to the server (the CLI's replay writer and results database) see it like any
 other game.
@@ -44,9 +44,15 @@ from gridarena.core.files import read_bytes
 from gridarena.core.gameclock import GameClock, TimeSpec, game_clock
 from gridarena.core.play import GameRecord, Recorder, play_game
 from gridarena.core.specs import unique_names
-from gridarena.games.reversixt.connection import FRAME_TIMEOUT, READ_LIMIT, STATUS, Connection, close_writer
 from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map, resolve_map_path
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.connection import (
+    FRAME_TIMEOUT,
+    READ_LIMIT,
+    STATUS,
+    Connection,
+    close_writer,
+)
+from gridarena.games.reversixt.net.protocol import (
     Group,
     MapData,
     MessageType,
@@ -54,8 +60,8 @@ from gridarena.games.reversixt.protocol import (
     ProtocolError,
     read_message,
 )
+from gridarena.games.reversixt.net.table import NetworkSeat, Table, TableRecorder
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT
-from gridarena.games.reversixt.table import NetworkSeat, Table, TableRecorder
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
