@@ -14,7 +14,8 @@ Agents are bot specs of the registry (``gridarena games`` lists them).
 2-ply opening (up to the board's symmetries) is a job on the arena's backends, stored in the
 database as it is solved, so a killed run goes on where it stopped when started again;
 ``--all`` solves every opening, not only the proof; ``--show [--json]`` prints what is proved so
-far; ``--write FILE`` writes the solution file (the package ships ``solution-7x7.json``).
+far (the package's solution while the database decides nothing: ``solution-7x7.json``);
+``--write FILE`` writes the solution file.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ from gridarena.games.isolation.solve import (
     book_lines,
     cell_text,
     job_name,
+    shipped_solution,
+    solution_path,
 )
 
 Handler = Callable[[argparse.Namespace], int]
@@ -112,7 +115,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve.add_argument(
         "--all", action="store_true", help="solve every opening, not only those the proof needs"
     )
-    solve.add_argument("--show", action="store_true", help="print what is proved so far; solve nothing")
+    solve.add_argument(
+        "--show",
+        action="store_true",
+        help="print what is proved so far, solving nothing (the shipped solution while the database decides nothing)",
+    )
     solve.add_argument("--write", metavar="FILE", help="write the solution file once the board is decided")
     solve.add_argument(
         "--book-plies",
@@ -292,10 +299,11 @@ def run_solve(args: argparse.Namespace) -> int:
     width, height = _board(args.board)
     if not 10 <= args.tt_bits <= 30:
         raise UsageError(f"--tt-bits must be 10 to 30, got {args.tt_bits}")
+    if args.show and not args.write:
+        return _show(args, width, height)
     store = Store(args.db)
     try:
-        known = [OpeningResult.from_json(r) for r in store.job_results(solve_batch(width, height)).values()]
-        plan = ProofPlan(width, height, known, complete=args.all)
+        plan = _stored_plan(store, width, height, args.all)
         if not args.show and not plan.done():
             backend = job_backend(args)
             total = plan.total() if args.all else None
@@ -326,6 +334,47 @@ def run_solve(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(_summary_text(plan))
+    return 0
+
+
+def _shipped_plan(width: int, height: int, complete: bool) -> ProofPlan | None:
+    """The proof of the solution shipped in the package for this board, if there is one."""
+    solution = shipped_solution(width, height)
+    return None if solution is None else ProofPlan(width, height, solution.plan.results.values(), complete)
+
+
+def _stored_plan(store: Store, width: int, height: int, complete: bool) -> ProofPlan:
+    """The proof as far as the database has it."""
+    known = [OpeningResult.from_json(r) for r in store.job_results(solve_batch(width, height)).values()]
+    return ProofPlan(width, height, known, complete=complete)
+
+
+def _show(args: argparse.Namespace, width: int, height: int) -> int:
+    """``--show``: what the database proves; the shipped solution instead while the database decides nothing.
+
+    A database that does not exist is not created: it has proved nothing yet.
+    """
+    if args.db != ":memory:" and not Path(args.db).exists():
+        plan = ProofPlan(width, height, complete=args.all)
+    else:
+        with Store(args.db) as store:
+            plan = _stored_plan(store, width, height, args.all)
+    shipped = _shipped_plan(width, height, args.all)
+    source: dict[str, JSON] = {"source": "database", "db": args.db}
+    shown = plan
+    if plan.winner() is None and shipped is not None:
+        shown = shipped
+        source = {"source": "shipped", "file": solution_path(plan.width, plan.height), "db": args.db}
+        source["db_solved"] = len(plan.results)
+    if args.json:
+        print(json.dumps({**shown.summary(), **source}, indent=2))
+        return 0
+    print(_summary_text(shown))
+    if shown is not plan:
+        print(
+            f"(the solution shipped with gridarena, {source['file']}; {args.db} has "
+            f"{len(plan.results)} of {plan.total()} openings)"
+        )
     return 0
 
 
