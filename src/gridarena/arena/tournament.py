@@ -16,7 +16,6 @@ finish and are stored.
 
 from __future__ import annotations
 
-import os
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from gridarena.arena.backends import Backend, Result
 from gridarena.arena.counts import StatsInputError
+from gridarena.arena.load import cores, overload
 from gridarena.arena.report import build_report, match_sample
 from gridarena.arena.runner import GameTask, build_bot, entrant_names
 from gridarena.arena.schedule import Block, schedule
@@ -116,11 +116,6 @@ class TournamentOutcome:
     tournament: int
     status: str
     report: dict[str, JSON]
-
-
-def cores() -> int:
-    """Usable cores of this process (its CPU affinity)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def default_concurrency(timed: bool) -> int:
@@ -260,10 +255,10 @@ class _Coordinator:
         if not self.timed or time.monotonic() - self.load_sampled < LOAD_SAMPLE_SECONDS:
             return
         self.load_sampled = time.monotonic()
-        load = os.getloadavg()[0]
-        if load > cores() and not self.loaded:
-            self.warn(f"1-minute load {load:.1f} exceeds {cores()} cores; timed results may suffer")
-        self.loaded = load > cores()
+        why = overload()
+        if why is not None and not self.loaded:
+            self.warn(why)
+        self.loaded = why is not None
 
     def _check_sprt(self) -> None:
         if self.sprt_config is None or self.decided:

@@ -23,15 +23,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from gridarena.arena.load import overload
 from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
-from gridarena.cli.output import err, print_json
+from gridarena.cli.output import err, print_json, warn
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec, game_clock
 from gridarena.core.play import GameRecord, Recorder, play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.core.specs import split_players
+from gridarena.core.specs import parse_spec, split_players
 from gridarena.core.types import JSON, Game
 
 
@@ -106,6 +107,7 @@ def play_one(
         seed = int.from_bytes(os.urandom(4), "big")
         if not as_json:
             err.print(f"seed {seed}")
+    loaded = overload() if control is not None else None
     recorders: list[Recorder] = []
     if replay:
         state = game.new_initial_state(seed)
@@ -125,6 +127,8 @@ def play_one(
             if hasattr(bot, "close"):
                 bot.close()
     summary = game_summary(game, specs, seed, control, record, replay)
+    if control is not None:
+        _warn_of_load(loaded or overload(), record, specs)
     if as_json:
         print_json(summary)
         return 0
@@ -134,6 +138,18 @@ def play_one(
     if replay:
         print(f"replay: {summary['replay']}")
     return 0
+
+
+def _warn_of_load(loaded: str | None, record: GameRecord, specs: Sequence[str]) -> None:
+    """A timed game on a busy machine: say so (as tournaments do), above all when a move came too late."""
+    if loaded is None:
+        return
+    outcome = record.outcome
+    if outcome.termination == "timeout" and outcome.forfeit_player is not None:
+        spec = specs[outcome.forfeit_player]
+        warn(f"{parse_spec(spec)[1].get('name', spec)} lost on time while the {loaded}")
+    else:
+        warn(loaded)
 
 
 def game_summary(
