@@ -21,6 +21,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from gridarena.arena.backends import Backend, Result
 from gridarena.arena.counts import StatsInputError
@@ -305,13 +306,16 @@ def run_tournament(
     stop: Callable[[], bool] = lambda: False,
     exclude_forfeits: bool = False,
     warn: Callable[[str], None] = warnings.warn,
+    play_order: Callable[[Block], Any] | None = None,
 ) -> TournamentOutcome:
     """Play a new tournament (``config``) or the missing blocks of a stored one (``resume``).
 
     ``progress`` is called after every stored game; ``stop`` returning True stops scheduling (the
     games in flight finish); ``exclude_forfeits`` adds the standings without forfeited games. ``warn``
     receives what a person should know but the report cannot show as it happens (an aborted block, a
-    loaded machine); by default it is a Python warning.
+    loaded machine); by default it is a Python warning. ``play_order`` sorts the blocks to play (a key;
+    default: their numbers, rounds interleaved): AIND's table, one opponent after another, completes a
+    row at a time; the blocks keep their numbers and seeds, so the games are the same.
     """
     if resume is not None:
         stored = store.tournament(None if resume < 0 else resume)
@@ -342,6 +346,8 @@ def run_tournament(
         pending = {b.block for b in store.blocks(tournament)}
     assert config is not None
     blocks = [b for b in _blocks(config, seats, master) if b.number in pending]
+    if play_order is not None:
+        blocks.sort(key=play_order)
     replays = store.replay_dir(tournament) if store.path is not None else None
     total = sum(len(b.seatings) for b in blocks)
     sink = _Coordinator(store, tournament, config, total, progress, stop, warn)

@@ -25,17 +25,19 @@ import difflib
 import itertools
 import json
 import random
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
 from gridarena.arena.jobs import Job, run_jobs
-from gridarena.arena.store import Store
+from gridarena.arena.store import Store, database_path
 from gridarena.arena.tournament import check_concurrency, default_concurrency
-from gridarena.cli.aind import Arena, play_pairs, play_tournament
+from gridarena.cli.aind import Arena, ProgressCount, play_pairs, play_tournament
 from gridarena.cli.help import examples
 from gridarena.cli.jobs import Report, StopOnTerminate, add_job_options, job_backend, job_progress
+from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS
@@ -153,7 +155,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--width", type=int, default=7, help="board columns (default 7)")
     parser.add_argument("--height", type=int, default=7, help="board rows (default 7)")
     parser.add_argument(
-        "--db", default=":memory:", help="store the games in this SQLite file (default: memory)"
+        "--db",
+        help="store the games in this SQLite file, :memory: for none (default: $GRIDARENA_DB, else "
+        "./gridarena.sqlite); gridarena serve --db FILE shows them",
     )
     parser.add_argument("--concurrency", type=int, help="games at once (default: cores less one)")
     parser.add_argument("--force-concurrency", action="store_true", help="allow more games than cores")
@@ -164,6 +168,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="where games run: process (default: a pool of --concurrency processes), inline, or ray",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress display on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -196,55 +201,78 @@ def _check(args: argparse.Namespace, count: int, label: str, bots: list[str]) ->
             raise UsageError(f"unknown agent {name!r}; {hint}")
 
 
-def _arena(args: argparse.Namespace) -> Arena:
+def _arena(args: argparse.Namespace, on_progress: ProgressCount | None = None) -> Arena:
     concurrency = args.concurrency or default_concurrency(timed=True)
     check_concurrency(concurrency, True, args.force_concurrency)
     backend = make_backend(args.backend, concurrency)
-    return Arena(Store(args.db), backend, args.time_limit, args.clock, args.grace, args.width, args.height)
+    store = Store(_db(args))
+    return Arena(store, backend, args.time_limit, args.clock, args.grace, args.width, args.height, on_progress)
+
+
+def _db(args: argparse.Namespace) -> str | Path:
+    return ":memory:" if args.db == ":memory:" else database_path(args.db)
+
+
+def _name_the_database(args: argparse.Namespace) -> None:
+    """The last words: where the games are and the command that shows them."""
+    if args.quiet:
+        return
+    db = _db(args)
+    if db == ":memory:":
+        print("the games were kept in memory only (--db :memory:)", file=sys.stderr)
+        return
+    quoted = shlex.quote(str(db))
+    print(f"games stored in {db}; see them with: gridarena serve --db {quoted}", file=sys.stderr)
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    """AIND's tournament; the table on stdout (or JSON with ``--json``, the table then on stderr)."""
+    """AIND's tournament; the table on stdout (or JSON with ``--json``, the table then on stderr).
+
+    Each row is printed once its opponent's games are all played (they are played one opponent after
+    another, as tournament.py did), with a progress display on stderr meanwhile.
+    """
     _check(args, args.matches, "--matches", args.extra)
     seed = _seed(args)
     tests, cpu = candidates(args.agents, args.extra), cpu_agents(args.agents)
     out = sys.stderr if args.json else sys.stdout
-    if not args.json:
-        print(DESCRIPTION, file=out)
-        for line in ("*************************", "Playing Matches", "*************************"):
-            print(f"{line:^74}", file=out)
-
-    def show(line: str) -> None:
-        print(line, file=out, flush=True)
-
-    arena = _arena(args)
-    try:
-        result = play_tournament(arena, tests, cpu, args.matches, seed, show)
-    finally:
-        arena.backend.close()
+    games = 2 * args.matches * len(tests) * len(cpu)
+    with ticker(args.quiet, "games", games) as tick:
+        if not args.json:
+            tick.row(DESCRIPTION, out)
+            for line in ("*************************", "Playing Matches", "*************************"):
+                tick.row(f"{line:^74}", out)
+        arena = _arena(args, lambda done, total: tick.update(done, total))
+        try:
+            result = play_tournament(arena, tests, cpu, args.matches, seed, lambda row: tick.row(row, out))
+        finally:
+            arena.backend.close()
+            arena.store.close()
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
         print("\n".join(result.footer()), file=out)
+    _name_the_database(args)
     return 0
 
 
 def run_pairs(args: argparse.Namespace) -> int:
-    """Fair pairs between two agents; a summary line (or JSON with ``--json``)."""
+    """Fair pairs between two agents; a summary line (or JSON with ``--json``), progress on stderr."""
     _check(args, args.pairs, "--pairs", args.agents)
     seed = _seed(args)
     first = args.agents[0]
+    with ticker(args.quiet, "games", 2 * args.pairs) as tick:
+        arena = _arena(args)
 
-    def progress(wins: int, games: int) -> None:
-        if games % 20 == 0:
-            print(f"{games} games, {wins} won by {first}", file=sys.stderr, flush=True)
+        def progress(wins: int, games: int) -> None:
+            tick.update(games, detail=f"{wins} won by {first}")
 
-    arena = _arena(args)
-    try:
-        result = play_pairs(arena, args.agents[0], args.agents[1], args.pairs, seed, progress)
-    finally:
-        arena.backend.close()
+        try:
+            result = play_pairs(arena, args.agents[0], args.agents[1], args.pairs, seed, progress)
+        finally:
+            arena.backend.close()
+            arena.store.close()
     print(json.dumps(result.to_json(), indent=2) if args.json else result.summary())
+    _name_the_database(args)
     return 0
 
 
