@@ -206,7 +206,9 @@ def _arena(args: argparse.Namespace, on_progress: ProgressCount | None = None) -
     check_concurrency(concurrency, True, args.force_concurrency)
     backend = make_backend(args.backend, concurrency)
     store = Store(_db(args))
-    return Arena(store, backend, args.time_limit, args.clock, args.grace, args.width, args.height, on_progress)
+    return Arena(
+        store, backend, args.time_limit, args.clock, args.grace, args.width, args.height, on_progress
+    )
 
 
 def _db(args: argparse.Namespace) -> str | Path:

@@ -127,11 +127,13 @@ def ticker(
     *,
     stream: IO[str] | None = None,
     every: float | None = None,
+    transient: bool = False,
 ) -> Iterator[Ticker]:
     """A :class:`Ticker` for the duration of the work: a bar on an interactive stderr, lines otherwise.
 
     ``stream`` (default stderr) receives the lines; ``quiet`` gives a ticker that shows nothing (its
-    rows are still printed).
+    rows are still printed); a ``transient`` bar is gone when the work is (what the command prints
+    next says it all).
     """
     if quiet:
         yield Ticker(what, total)
@@ -140,7 +142,7 @@ def ticker(
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
         timing = (TimeElapsedColumn(), TimeRemainingColumn())
         # stdout is not redirected into the bar: rows go through Ticker.row, so a file gets them.
-        with Progress(*columns, *timing, console=err, redirect_stdout=False) as bar:
+        with Progress(*columns, *timing, console=err, redirect_stdout=False, transient=transient) as bar:
             yield Ticker(what, total, bar=bar)
         return
     yield Ticker(what, total, stream=stream if stream is not None else sys.stderr, every=every)
