@@ -34,7 +34,7 @@ from gridarena.core.play import Recorder
 from gridarena.core.registry import bot_table
 from gridarena.core.specs import format_spec, parse_spec
 from gridarena.core.types import JSON
-from gridarena.games.reversixt.client import ClientConfig, ClientError, play
+from gridarena.games.reversixt.client import WAITING, ClientConfig, ClientError, play
 from gridarena.games.reversixt.rules import ReversiState
 from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig, ServerError
 
@@ -136,7 +136,9 @@ def configure_client(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="keep retrying a refused connection for N seconds (default 0: fail at once)",
     )
-    parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only warnings, errors and what the client waits for"
+    )
 
 
 @contextmanager
@@ -365,7 +367,8 @@ def run_client(args: argparse.Namespace) -> int:
         fallback_time=args.fallback_time,
         wait=args.wait,
     )
-    with _logging("gridarena.reversixt.client", logging.WARNING if args.quiet else logging.INFO, None):
+    # Quiet still says what the client waits for (its kernels: minutes on a cold cache; the server).
+    with _logging("gridarena.reversixt.client", WAITING if args.quiet else logging.INFO, None):
         result = asyncio.run(play(config))
     if result.disqualified:
         raise ClientError(f"player {result.player} was disqualified by the server")
