@@ -122,3 +122,18 @@ def test_a_quiet_client_says_what_it_waits_for(unused_port: int, capsys: pytest.
         f"waiting up to 0.5 s for a server on 127.0.0.1:{unused_port}",
         f"gridarena reversixt: error: cannot connect to 127.0.0.1:{unused_port}: Connection refused (for 0.5 s)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        ([], "move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit"),
+        (["--depth", "0", "--time", "2"], "move requests carry no depth limit (depth 0) and an account of 2 s"),
+    ],
+)
+def test_the_server_says_at_start_what_its_requests_carry(tmp_path: Path, argv: list[str], said: str) -> None:
+    # Issue 32: depth 1 by default (the reference's) played `best` at one ply without a word.
+    with server_process(["--map", "othello8", "--quiet", "--wait", "0.5", *argv], tmp_path) as (server, _):
+        assert server.stderr is not None
+        assert server.stderr.readline().startswith(said)
+        server.communicate(timeout=60)
