@@ -154,12 +154,38 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
         ]
 
 
+def live_games(settings: Settings, store: Store, tournament: int) -> list[dict[str, Any]]:
+    """The games being played now: a replay written live beside the database (``<block>-<game>.jsonl``,
+    as the arena and ``reversixt server --db`` write it) whose game is not stored yet; each with its plies
+    so far and a link to the replays page when the file is under the replays folder."""
+    folder = store.replay_dir(tournament)
+    if not folder.is_dir():
+        return []
+    stored = {(g["block"], g["game"]) for g in store.games(tournament, done_only=False)}
+    rows = []
+    for path in sorted(folder.glob("*.jsonl"))[:MAX_LISTED]:
+        block, _, game = path.stem.partition("-")
+        if not (block.isdigit() and game.isdigit()) or (int(block), int(game)) in stored:
+            continue
+        try:
+            relative = path.resolve().relative_to(settings.replays.resolve()).as_posix()
+        except (OSError, ValueError):
+            relative = None
+        with path.open("rb") as lines:
+            plies = max(0, sum(1 for _ in lines) - 1)  # the header, then a line a ply
+        url = None if relative is None else f"/replays/view?path={urllib.parse.quote(relative)}"
+        rows.append({"block": int(block), "game": int(game), "plies": plies, "url": url})
+    return rows
+
+
 def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
-    """The report (``gridarena results --json``) and every stored game with its replay link."""
+    """The report (``gridarena results --json``), every stored game with its replay link and the games
+    being played (``live``)."""
     with settings.store() as store:
         report = build_report(store, tournament)
         games = store.games(tournament, done_only=False)
         analysed = analysed_games(store, tournament)
+        live = live_games(settings, store, tournament)
     rows = [
         {
             "block": g["block"],
@@ -178,15 +204,19 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
         }
         for g in games
     ]
-    return {"report": report, "games": rows, "seed_text": str(report["seed"])}
+    return {"report": report, "games": rows, "live": live, "seed_text": str(report["seed"])}
 
 
 def signature(settings: Settings, tournament: int) -> tuple[Any, ...]:
-    """What changes when a game is stored or the status moves: the live page's trigger."""
+    """What changes when a game begins, is stored, or the status moves: the live page's trigger."""
     with settings.store() as store:
         status = store.tournament(tournament).status
         games, last = store.progress(tournament)
-    return (status, games, last)
+        folder = store.replay_dir(tournament)
+    playing = (
+        sorted(p.name for p in folder.glob("*.jsonl")) if status == "running" and folder.is_dir() else []
+    )
+    return (status, games, last, tuple(playing))
 
 
 # -- handlers -------------------------------------------------------------------------------------
