@@ -127,8 +127,14 @@ def test_a_quiet_client_says_what_it_waits_for(unused_port: int, capsys: pytest.
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        ([], "move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit"),
-        (["--depth", "0", "--time", "2"], "move requests carry no depth limit (depth 0) and an account of 2 s"),
+        (
+            [],
+            "move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit",
+        ),
+        (
+            ["--depth", "0", "--time", "2"],
+            "move requests carry no depth limit (depth 0) and an account of 2 s",
+        ),
     ],
 )
 def test_the_server_says_at_start_what_its_requests_carry(tmp_path: Path, argv: list[str], said: str) -> None:
