@@ -39,6 +39,7 @@ from gridarena.core.specs import parse_spec
 from gridarena.web.analysis import analysed_games, bounded_analysis, stored_analysis
 from gridarena.web.frames import ReplayView, header_summary, view_of
 from gridarena.web.guard import LOOPBACK_NAMES, Guard
+from gridarena.web.live import live_files, live_games
 from gridarena.web.pages import page, viewer_page
 from gridarena.web.play import PlayError, PlaySession, Sessions, hint_bot
 
@@ -154,30 +155,6 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
         ]
 
 
-def live_games(settings: Settings, store: Store, tournament: int) -> list[dict[str, Any]]:
-    """The games being played now: a replay written live beside the database (``<block>-<game>.jsonl``,
-    as the arena and ``reversixt server --db`` write it) whose game is not stored yet; each with its plies
-    so far and a link to the replays page when the file is under the replays folder."""
-    folder = store.replay_dir(tournament)
-    if not folder.is_dir():
-        return []
-    stored = {(g["block"], g["game"]) for g in store.games(tournament, done_only=False)}
-    rows = []
-    for path in sorted(folder.glob("*.jsonl"))[:MAX_LISTED]:
-        block, _, game = path.stem.partition("-")
-        if not (block.isdigit() and game.isdigit()) or (int(block), int(game)) in stored:
-            continue
-        try:
-            relative = path.resolve().relative_to(settings.replays.resolve()).as_posix()
-        except (OSError, ValueError):
-            relative = None
-        with path.open("rb") as lines:
-            plies = max(0, sum(1 for _ in lines) - 1)  # the header, then a line a ply
-        url = None if relative is None else f"/replays/view?path={urllib.parse.quote(relative)}"
-        rows.append({"block": int(block), "game": int(game), "plies": plies, "url": url})
-    return rows
-
-
 def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
     """The report (``gridarena results --json``), every stored game with its replay link and the games
     being played (``live``)."""
@@ -185,7 +162,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
         report = build_report(store, tournament)
         games = store.games(tournament, done_only=False)
         analysed = analysed_games(store, tournament)
-        live = live_games(settings, store, tournament)
+        live = live_games(store, tournament, settings.replays)
     rows = [
         {
             "block": g["block"],
@@ -212,11 +189,8 @@ def signature(settings: Settings, tournament: int) -> tuple[Any, ...]:
     with settings.store() as store:
         status = store.tournament(tournament).status
         games, last = store.progress(tournament)
-        folder = store.replay_dir(tournament)
-    playing = (
-        sorted(p.name for p in folder.glob("*.jsonl")) if status == "running" and folder.is_dir() else []
-    )
-    return (status, games, last, tuple(playing))
+        playing = live_files(store, tournament) if status == "running" else ()
+    return (status, games, last, playing)
 
 
 # -- handlers -------------------------------------------------------------------------------------
