@@ -150,3 +150,19 @@ def test_long_commands_show_progress_without_a_terminal(
     code, _, _ = run_cli(capsys, *play, "--quiet", "--replay", str(replay))
     code, _, err = run_cli(capsys, "analyze", str(replay), "--time", "0.2")
     assert code == 0 and "plies analysed: 1 of " in err
+
+
+def test_a_long_step_still_gets_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One game of minutes in a log: the heartbeat says where the work is while nothing completes.
+    import io
+    import time
+
+    from gridarena.cli.progress import ticker
+
+    monkeypatch.setattr("gridarena.cli.progress.SILENT_SECONDS", 0.5)
+    lines = io.StringIO()
+    with ticker(False, "games", 3, stream=lines) as tick:
+        tick.update(1)
+        time.sleep(2.5)
+    assert lines.getvalue().startswith("games: 1 of 3 (33%), 0:0")
+    assert len(lines.getvalue().splitlines()) >= 2

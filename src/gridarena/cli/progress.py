@@ -18,6 +18,7 @@ through callbacks, and the ticker turns them into what a person sees.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,7 +39,7 @@ LINE_SECONDS: Final = 5.0
 """Without a terminal: at most one line this often while work completes (and one at the end)."""
 
 SILENT_SECONDS: Final = 60.0
-"""Without a terminal: a line at least this often, even while nothing completes (one long game)."""
+"""Without a terminal: a line this often while nothing completes (one long game), from a heartbeat."""
 
 
 def clock_text(seconds: float) -> str:
@@ -71,6 +72,7 @@ class Ticker:
         self.detail = ""
         self.said_at: float | None = None
         self.said_done = -1
+        self.lock = threading.Lock()  # lines come from the work and from the heartbeat
         self.task = None if bar is None else bar.add_task(what, total=total)
 
     def update(self, done: int, total: int | None = None, detail: str | None = None) -> None:
@@ -111,12 +113,31 @@ class Ticker:
 
     def _line(self, force: bool) -> None:
         assert self.stream is not None
-        now = time.monotonic()
-        since = now - (self.started if self.said_at is None else self.said_at)
-        changed = self.done != self.said_done
-        if (force and changed) or (changed and since >= self.every) or since >= SILENT_SECONDS:
-            print(self.line(), file=self.stream, flush=True)
-            self.said_at, self.said_done = now, self.done
+        with self.lock:
+            now = time.monotonic()
+            since = now - (self.started if self.said_at is None else self.said_at)
+            changed = self.done != self.said_done
+            if (force and changed) or (changed and since >= self.every) or since >= SILENT_SECONDS:
+                print(self.line(), file=self.stream, flush=True)
+                self.said_at, self.said_done = now, self.done
+
+
+@contextmanager
+def _heartbeat(tick: Ticker) -> Iterator[None]:
+    """While the work runs, :meth:`Ticker.tick` every second: one long game still gets its minute's line."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(1.0):
+            tick.tick()
+
+    thread = threading.Thread(target=beat, name="gridarena-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 @contextmanager
@@ -145,4 +166,6 @@ def ticker(
         with Progress(*columns, *timing, console=err, redirect_stdout=False, transient=transient) as bar:
             yield Ticker(what, total, bar=bar)
         return
-    yield Ticker(what, total, stream=stream if stream is not None else sys.stderr, every=every)
+    tick = Ticker(what, total, stream=stream if stream is not None else sys.stderr, every=every)
+    with _heartbeat(tick):
+        yield tick

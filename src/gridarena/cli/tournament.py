@@ -17,6 +17,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from types import FrameType
 from typing import Any
 
@@ -42,7 +43,7 @@ from gridarena.arena.tournament import (
     run_tournament,
 )
 from gridarena.cli.output import err, print_json, progress_enabled, warn
-from gridarena.cli.progress import Ticker
+from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
@@ -220,24 +221,23 @@ def run(args: argparse.Namespace) -> int:
     concurrency = args.concurrency or default_concurrency(timed)
     check_concurrency(concurrency, timed, args.force_concurrency)
     display = _Display(store) if progress_enabled(args.quiet or args.json) else None
-    lines = (
-        None if display is not None or args.quiet or args.json else Ticker("games", None, stream=sys.stderr)
-    )
     try:
         backend = make_backend(args.backend, concurrency, args.ray_address)
     except MissingExtraError as exc:
         print(f"gridarena tournament: error: {exc}", file=sys.stderr)
         return 2
     interrupts = _Interrupts()
+    stack = ExitStack()
     progress: Callable[[Progress], None] | None = display
-    if lines is not None:  # no terminal: a line every few seconds (a log, a CI job)
+    if display is None and not (args.quiet or args.json):  # no terminal: a line every few seconds
+        lines = stack.enter_context(ticker(False, "games"))
 
         def progress(state: Progress) -> None:
             detail = f"{state.forfeits} forfeited" if state.forfeits else ""
             lines.update(state.games_done, state.games_total, detail)
 
     try:
-        with interrupts:
+        with stack, interrupts:
             if display is not None:
                 display.live.start()
             try:
