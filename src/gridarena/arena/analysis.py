@@ -22,7 +22,7 @@ position to move stands in. A tournament's games are analysed as jobs on the are
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -162,11 +162,12 @@ def analyze_positions(
     seconds: float = DEFAULT_SECONDS,
     deadline: float | None = None,
     analyser: Analyser | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
     """Analyse the moves of a game given as its positions (``states[n]`` before ply ``n``) and actions.
 
     ``seconds`` per position; past ``deadline`` (a ``time.perf_counter`` value) the remaining moves are
-    left out and the analysis is marked incomplete.
+    left out and the analysis is marked incomplete. ``progress(plies done, plies)`` after each ply.
     """
     analyser = analyser if analyser is not None else make_analyser(game, seconds)
     start = time.perf_counter()
@@ -190,6 +191,8 @@ def analyze_positions(
                 n, player, text, before, after, loss(kind, before, after), mark(kind, before, after), at
             )
         )
+        if progress is not None:
+            progress(n + 1, len(actions))
     result.graph = graph(game, analyser.kind, result.plies, len(names))
     result.seconds = time.perf_counter() - start
     return result
@@ -216,15 +219,21 @@ def graph(game: Game[Any], kind: Kind, plies: Sequence[PlyAnalysis], players: in
 
 
 def analyze_replay(
-    replay: Replay, seconds: float = DEFAULT_SECONDS, deadline: float | None = None
+    replay: Replay,
+    seconds: float = DEFAULT_SECONDS,
+    deadline: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
-    """Analyse a replay's moves (as far as the engine can rebuild them)."""
+    """Analyse a replay's moves (as far as the engine can rebuild them); ``progress`` as for
+    :func:`analyze_positions`."""
     positions = replay_positions(replay)
     if positions.game is None:
         raise AnalysisError(positions.problem or "the engine cannot rebuild this game")
     names = [str(p.get("name")) for p in replay.header.get("players") or [] if isinstance(p, Mapping)]
     actions = positions.actions
-    return analyze_positions(positions.game, positions.states, actions, names, seconds, deadline)
+    return analyze_positions(
+        positions.game, positions.states, actions, names, seconds, deadline, progress=progress
+    )
 
 
 def analysis_batch(tournament: int) -> str:

@@ -69,6 +69,9 @@ from gridarena.games.reversixt.rules import (
 
 log: Final = logging.getLogger("gridarena.reversixt.client")
 
+WAITING: Final = logging.INFO + 5
+"""The level of what the client waits for (its kernels, the server): said even by a quiet client."""
+
 INBOX_LIMIT: Final = 4096
 """Frames read ahead of the game (the server sends little unasked; a flood waits in the socket)."""
 
@@ -201,7 +204,7 @@ async def warm_up_before_connecting(config: ClientConfig) -> float | None:
     bot = make_bot(game, config.bot, extra=config.extra_bots)
     if not isinstance(bot, WarmUp):
         return None
-    log.info("bot %s: compiling or loading its kernels before connecting ...", config.bot)
+    log.log(WAITING, "bot %s: compiling or loading its kernels before connecting ...", config.bot)
     start = time.perf_counter()
     await asyncio.to_thread(bot.warm_up, game)
     seconds = time.perf_counter() - start
@@ -467,6 +470,7 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + config.wait
+    waited = False
     while True:
         try:
             return await asyncio.wait_for(
@@ -480,6 +484,11 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
             if loop.time() >= deadline:
                 why = "Connection refused" + (f" (for {config.wait:g} s)" if config.wait > 0 else "")
                 raise ClientError(f"cannot connect to {config.host}:{config.port}: {why}") from None
+            if not waited:
+                waited = True
+                log.log(
+                    WAITING, "waiting up to %g s for a server on %s:%d", config.wait, config.host, config.port
+                )
             await asyncio.sleep(0.05)
         except OSError as exc:
             # asyncio's own text repeats the address; a name that does not resolve has no errno text.

@@ -135,6 +135,27 @@ class ServerConfig:
             return self.time_control
         return TimeSpec("account", per_move=self.time) if self.time > 0 else None
 
+    def requests_text(self) -> str:
+        """What every move request carries, in words (the server says it at start).
+
+        >>> ServerConfig("othello8").requests_text()
+        'move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit (time 0)'
+        >>> ServerConfig("othello8", time=2, depth=0).requests_text()
+        'move requests carry no depth limit (depth 0) and an account of 2 s added before each request'
+        """
+        depth = {
+            0: "no depth limit (depth 0)",
+            1: "depth 1 (bots search one ply; --depth 0 lifts the limit)",
+        }.get(self.depth, f"depth {self.depth} (bots search at most {self.depth} plies)")
+        spec = self.time_spec()
+        if spec is None:
+            clock = "no time limit (time 0)"
+        elif spec.kind == "account":
+            clock = f"an account of {spec.per_move:g} s added before each request"
+        else:
+            clock = f"what the time control {spec.to_text()} allows for the move"
+        return f"move requests carry {depth} and {clock}"
+
 
 @dataclass(frozen=True, slots=True)
 class ServedGame:
@@ -257,6 +278,7 @@ class ReversiServer:
         log.info(
             "listening on %s:%d for %d-player games on %s", host, self.port, self.map.players, self.map_label
         )
+        log.info("%s", self.config.requests_text())
         return self.port
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
