@@ -214,8 +214,9 @@ class BuildProgress:
 
     @property
     def remaining(self) -> float | None:
-        """Seconds still to go at the rate so far (None while there is no rate to go by)."""
-        if self.done <= 0 or self.seconds <= 0:
+        """Seconds still to go at the rate so far; None before 2% of the work, whose rate says little (the
+        first layers of a search are small, and each costs a scan of the whole table)."""
+        if self.fraction < 0.02 or self.seconds <= 0:
             return None
         return self.seconds * max(0, self.total - self.done) / self.done
 

@@ -1,5 +1,6 @@
-"""What the long work of ``gridarena puzzle`` shows on stderr: a search's bound and speed, a table build's
-percentage and time left (a rich bar on a terminal, a line every few seconds otherwise).
+"""What ``gridarena puzzle`` shows: answers on stdout, statistics on stderr, and the progress of long work
+there (a search's bound and speed; a table build's percentage and time left, as a rich bar on a terminal,
+a line every few seconds otherwise).
 
 The library reports through callbacks (``IdaStar.solve(progress=...)``, ``build_tables(..., progress)``);
 only the CLI puts them on the screen.
@@ -7,10 +8,11 @@ only the CLI puts them on the screen.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
@@ -18,7 +20,11 @@ from rich.progress import Progress as RichProgress
 
 from gridarena.cli.output import err
 from gridarena.games.slidingpuzzle.ai.idastar import Progress
+from gridarena.games.slidingpuzzle.ai.solvers import solution_stats
+from gridarena.games.slidingpuzzle.board import Action
+from gridarena.games.slidingpuzzle.formats import format_solution, moves_to_json
 from gridarena.games.slidingpuzzle.pdb import BuildProgress
+from gridarena.search import Solution
 
 
 class BuildLines:
@@ -32,7 +38,7 @@ class BuildLines:
         now = time.monotonic()
         if now - self.last >= self.every or where.done >= where.total:
             self.last = now
-            print("building: " + where.line(), file=sys.stderr, flush=True)
+            _say("building: " + where.line())
 
 
 @contextmanager
@@ -87,3 +93,56 @@ class SearchLine:
         if self.on and self.tty and self.shown:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+
+def announce(found: Solution[Action], bound: int, as_json: bool) -> None:
+    """An anytime answer better than the ones before: on stdout, with the proven bound and the gap."""
+    assert found.path is not None
+    length = len(found.path)
+    if as_json:
+        print(
+            json.dumps(
+                {"anytime": True, "moves": moves_to_json(found.path), "length": length, "lower_bound": bound}
+            )
+        )
+    else:
+        print(f"# anytime: {length} slides ({found.algorithm}), optimum {bound}..{length}")
+        sys.stdout.write(format_solution(found.path))
+    sys.stdout.flush()
+
+
+def totals(results: Sequence[dict[str, object]]) -> dict[str, object]:
+    """The sums over the cases of a run (``cases``, ``solved``, ``slides``, counts and seconds)."""
+    solved = [r for r in results if r.get("moves") is not None]
+
+    def total(key: str) -> int | float:
+        return sum(r[key] for r in solved if isinstance(r.get(key), int | float))  # type: ignore[misc]
+
+    return {
+        "cases": len(results),
+        "solved": len(solved),
+        "slides": total("length"),
+        "expanded": total("expanded"),
+        "generated": total("generated"),
+        "seconds": round(float(total("seconds")), 6),
+    }
+
+
+def report(found: Solution[Action], as_json: bool) -> int:
+    """One case's answer on stdout and statistics on stderr (``as_json``: all on stdout); the exit code."""
+    stats = solution_stats(found)
+    if as_json:
+        moves = None if found.path is None else moves_to_json(found.path)
+        print(json.dumps({"moves": moves, **stats}))
+    else:
+        _say(" ".join(f"{k}={v}" for k, v in stats.items() if v not in ("", None)))
+        if found.path is not None:
+            sys.stdout.write(format_solution(found.path))
+    if found.path is None:
+        _say(f"no solution: {found.status}" + (f" ({found.reason})" if found.reason else ""))
+        return 1
+    return 0
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
