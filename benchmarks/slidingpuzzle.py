@@ -240,15 +240,16 @@ def run_ablation(args: argparse.Namespace) -> None:
 
 #: The tables compared by ``memory``: the CLI's old default (a quarter of this machine's memory: 2^27 slots,
 #: 4 GiB, allocated at once) and the new one (2^14 slots, grown to the iterations, up to 1 GiB).
-TABLES: list[tuple[str, dict[str, object]]] = [
-    ("fixed 2^27 slots (4 GiB, the old default)", {"transpositions": 27}),
-    ("grown by need (the new default)", {}),
+TABLES: list[tuple[str, int | None]] = [
+    ("fixed 2^27 slots (4 GiB, the old default)", 27),
+    ("grown by need (the new default)", None),
 ]
 
 
 def run_memory(args: argparse.Namespace) -> None:
     """The old and the new transposition table on the same boards, each board in a fresh solver (a fresh
-    table, as in one ``gridarena puzzle solve`` per board), the two in alternating order."""
+    table, as in one ``gridarena puzzle solve`` per board; ``--reuse``: one solver each for all boards, as
+    in a folder of cases), the two in alternating order."""
     goal = homework_goal()
     heuristic = heuristic_for(goal, args.partition or default_partition(goal) or "6-6-3r", args)
     boards = walk_instances(goal, args.count, 1000, args.seed)
@@ -257,15 +258,19 @@ def run_memory(args: argparse.Namespace) -> None:
     print(f"tables: {args.count} boards (seeds {args.seed}..), {args.threads} thread(s){cap}")
     print(
         f"{'board':>5}"
-        + "".join(f"{'optimum':>9}{'seconds':>9}{'cpu s':>8}{'expanded':>12}{'MiB':>6}" for _ in TABLES)
+        + "".join(f"{'optimum':>9}{'seconds':>9}{'cpu s':>8}{'expanded':>12}{'MiB':>8}" for _ in TABLES)
     )
     seconds: list[list[float]] = [[] for _ in TABLES]
     cpu: list[list[float]] = [[] for _ in TABLES]
+    kept = [IdaStar(heuristic, threads=args.threads, transpositions=bits) for _, bits in TABLES]
     for number, board in enumerate(boards):
         row: list[str] = [""] * len(TABLES)
         order = range(len(TABLES)) if number % 2 == 0 else reversed(range(len(TABLES)))
         for which in order:
-            solver = IdaStar(heuristic, threads=args.threads, **TABLES[which][1])  # type: ignore[arg-type]
+            if args.reuse:  # one solver per table over all boards (as in a folder of cases)
+                solver = kept[which]
+            else:
+                solver = IdaStar(heuristic, threads=args.threads, transpositions=TABLES[which][1])
             deadline = None if args.time_cap is None else time.perf_counter() + args.time_cap
             used = time.process_time()
             found = solver.solve(board, deadline=deadline)
@@ -275,9 +280,8 @@ def run_memory(args: argparse.Namespace) -> None:
             cpu[which].append(used)
             shown = str(found.length) if found.status == "solved" else f">={found.bound}"
             row[which] = (
-                f"{shown:>9}{found.seconds:>9.2f}{used:>8.2f}{found.expanded:>12,}{solver.table_bytes >> 20:>6}"
+                f"{shown:>9}{found.seconds:>9.2f}{used:>8.2f}{found.expanded:>12,}{solver.table_bytes / 2**20:>8.1f}"
             )
-            del solver
         print(f"{number:>5}" + "".join(row), flush=True)
     for which, (label, _) in enumerate(TABLES):
         print(
@@ -452,6 +456,7 @@ def main() -> None:
         "--cases", help="folder of homework .in files (homework: solved first; cold: the cases)"
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs per case (cold)")
+    parser.add_argument("--reuse", action="store_true", help="memory: one solver per table for all boards")
     parser.add_argument("--fresh-numba", action="store_true", help="cold: an empty numba cache too")
     parser.add_argument("--max-nodes", type=int, default=1 << 62)
     parser.add_argument("--manhattan-nodes", type=int, default=20_000_000, help="cap for Manhattan IDA*")

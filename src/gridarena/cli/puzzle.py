@@ -2,8 +2,8 @@
 
 ``gridarena puzzle solve case3_1.in`` prints the homework's answer (the number of slides, then ``cell
 direction`` lines) on stdout and the statistics on stderr (``--json``: all on stdout). By default an easy
-board is solved at once by IDA* on the distance sum; a board that needs more gets the pattern databases,
-built into the cache the first time (with a progress bar). A folder stands for its case files.
+board is solved at once by A* or IDA* on the distance sum; a board that needs more gets the pattern
+databases, built into the cache the first time (with a progress bar). A folder stands for its case files.
 
 ``gridarena puzzle pdb build CONFIG`` reads the student's PDB configuration (base board, then pairs
 of output path and tiles); ``gridarena puzzle pdb build --board 4x4 --partition 7-8`` builds a named

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -360,3 +361,51 @@ def test_the_default_table_is_sized_to_the_job(case_file: Path) -> None:
     solver = tables.solver(make_heuristic(homework_goal()))
     assert solver.table_bytes <= 1 << 20  # not a quarter of the machine: it grows when a search needs it
     assert solver.table_limit <= 1 << 30
+
+
+def _walk_through() -> list[tuple[str, list[str]]]:
+    """The commands of docs/slidingpuzzle.md's "First steps" and the output lines shown after each."""
+    text = (Path(__file__).parents[3] / "docs" / "slidingpuzzle.md").read_text()
+    section = text.split("## First steps", 1)[1].split("\n## ", 1)[0]
+    steps: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"^```text\n(.*?)^```", section, re.M | re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            elif line != "...":
+                steps[-1][1].append(line)
+    return steps
+
+
+def test_the_first_steps_of_the_docs_run_as_shown(
+    shared_data: Path, tmp_path: Path, empty_cache: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    steps = _walk_through()
+    assert [command.split()[:3] for command, _ in steps] == [["gridarena", "puzzle", "solve"]] * 2 + [
+        ["gridarena", "puzzle", "check"],
+        ["gridarena", "puzzle", "solve"],
+    ]
+    (tmp_path / "shared").symlink_to(shared_data.parent)  # a clean folder beside ../shared
+    work = tmp_path / "work"
+    work.mkdir()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    for command, shown in steps:
+        done = subprocess.run(
+            command,
+            shell=True,
+            cwd=work,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PATH": path, "GRIDARENA_CACHE": str(empty_cache)},
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, (command, done.stderr)
+        printed = (done.stdout + done.stderr).splitlines()
+        for line in shown:  # every line the docs show is printed ("..." stands for what varies)
+            pattern = re.compile(re.escape(line).replace(re.escape("..."), ".*") + "$")
+            assert any(pattern.match(p) for p in printed), (command, line, printed[:5])
