@@ -54,14 +54,14 @@ def case_paths(names: Sequence[str], *, blank_first: bool = False) -> tuple[list
 
 def not_a_case(entry: Path, blank_first: bool) -> str:
     """Why a file of a folder is not a case ("" if it is one, or if it is named ``*.in``)."""
+    if not entry.is_file():  # a pipe or a device would block or never end
+        return "not a regular file"
     if entry.suffix == ".in":
         return ""
     try:
         size = entry.stat().st_size
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
-    if not entry.is_file():
-        return "not a regular file"
     if size > MAX_CASE_BYTES:
         return f"not a case ({size:,} bytes, more than any case)"
     try:

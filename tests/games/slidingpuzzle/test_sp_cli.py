@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from pathlib import Path
 
@@ -265,7 +266,6 @@ def test_each_public_case_alone_is_solved_optimally_without_building_tables(
 def test_the_public_folder_with_its_readme_is_solved_in_a_fresh_process(
     homework: Path, empty_cache: Path
 ) -> None:
-    import os
     import subprocess
     import sys
 
@@ -303,6 +303,7 @@ def test_a_folder_solves_its_case_files_and_names_what_it_skipped(
     (folder / "README.md").write_text("# My cases\n\nSolve them all.\n")
     (folder / "a.out").write_text("5\n18 3\n4 2\n9 0\n14 0\n19 0\n")  # an answer, not a case
     (folder / ".hidden").write_text("ignored")
+    os.mkfifo(folder / "pipe.in")  # never opened: reading it would block
     assert run(["solve", str(folder), "--algo", "idastar"]) == 0
     out, err = capsys.readouterr()
     assert [line for line in out.splitlines() if line.startswith("# ")] == [
@@ -312,7 +313,8 @@ def test_a_folder_solves_its_case_files_and_names_what_it_skipped(
     assert f"{folder / 'README.md'}: skipped, not a case (README.md:1: " in err
     assert f"{folder / 'a.out'}: skipped, not a case (a.out:" in err
     assert f"{folder / 'more'}: skipped, a folder" in err and ".hidden" not in err
-    assert "cases=2 solved=2" in err and "skipped=3" in err
+    assert f"{folder / 'pipe.in'}: skipped, not a regular file" in err
+    assert "cases=2 solved=2" in err and "skipped=4" in err
     # A broken *.in file is a case that failed: the others are still solved, and the exit code says so.
     (folder / "b.in").write_text("4 5\n1 2 3\n")
     assert run(["solve", str(folder), "--algo", "idastar"]) == 1
@@ -321,7 +323,8 @@ def test_a_folder_solves_its_case_files_and_names_what_it_skipped(
     for name in ("a.in", "b.in", "eight.txt"):
         (folder / name).unlink()
     with pytest.raises(
-        puzzle.PuzzleUsageError, match=r"a folder without case files \(skipped README.md, a.out, more\)"
+        puzzle.PuzzleUsageError,
+        match=r"a folder without case files \(skipped README.md, a.out, more, pipe.in\)",
     ):
         run(["solve", str(folder)])
 
@@ -380,7 +383,6 @@ def _walk_through() -> list[tuple[str, list[str]]]:
 def test_the_first_steps_of_the_docs_run_as_shown(
     shared_data: Path, tmp_path: Path, empty_cache: Path
 ) -> None:
-    import os
     import subprocess
     import sys
 
