@@ -38,8 +38,6 @@ DEFAULT_MEMORY: Final = 1 << 30
 #: never pays for zeroing the pages of a large table (a fresh 4 GiB table cost about 4 s, a 6 GB one
 #: 40 s of system time on a board of 8 slides), and a hard one gets a table the size of its iterations.
 FIRST_TABLE_BITS: Final = 14
-
-
 #: The reason a search stopped at its node limit starts with this.
 NODE_LIMIT: Final = "node limit reached"
 
@@ -97,8 +95,9 @@ class IdaStar:
     2^:data:`FIRST_TABLE_BITS` slots and, after an iteration that expanded more boards than it has
     slots, grows to hold them (its entries only serve the iteration that wrote them, so nothing is
     lost), up to ``memory`` bytes (default :func:`default_memory`; never more slots than about twice
-    the boards of a small board). ``transpositions`` fixes it at 2^``transpositions`` slots (0: off). With one blank it is off unless asked for: a
-    single-blank board has few transpositions and the table only slows the search.
+    the boards of a small board). ``transpositions`` fixes it at 2^``transpositions`` slots (0: off).
+    With one blank it is off unless asked for: a single-blank board has few transpositions and the table
+    only slows the search.
     ``threads`` > 1 splits each iteration's frontier at a shallow depth into tasks that the threads
     take in depth-first order (numba releases the GIL). ``prune_commute`` and ``prune_chain`` switch the
     move pruning (:func:`ida_task`) for ablations; optimal answers do not depend on them.
