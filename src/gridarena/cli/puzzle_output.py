@@ -33,12 +33,14 @@ class BuildLines:
     def __init__(self, every: float = 5.0) -> None:
         self.every = every
         self.last = -math.inf
+        self.shown = ""
 
     def __call__(self, where: BuildProgress) -> None:
         now = time.monotonic()
-        if now - self.last >= self.every or where.done >= where.total:
-            self.last = now
-            _say("building: " + where.line())
+        line = where.line()
+        if (now - self.last >= self.every or where.done >= where.total) and line != self.shown:
+            self.last, self.shown = now, line
+            _say("building: " + line)
 
 
 @contextmanager
