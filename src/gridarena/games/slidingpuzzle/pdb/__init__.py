@@ -16,24 +16,31 @@ from gridarena.games.slidingpuzzle.formats import PdbError
 from gridarena.games.slidingpuzzle.pdb.build import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
 from gridarena.games.slidingpuzzle.pdb.partitions import (
+    BuildProgress,
+    TableJob,
     board_by_name,
     build_set,
+    build_tables,
     default_cache_dir,
     default_partition,
     load_set,
     partition,
     pattern_sets,
     pdb_filename,
+    table_jobs,
 )
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 __all__ = [
+    "BuildProgress",
     "PatternDatabase",
     "PdbError",
     "PdbFileError",
+    "TableJob",
     "board_by_name",
     "build_pdb",
     "build_set",
+    "build_tables",
     "default_cache_dir",
     "default_partition",
     "load_pdb",
@@ -42,4 +49,5 @@ __all__ = [
     "pattern_sets",
     "pdb_filename",
     "save_pdb",
+    "table_jobs",
 ]

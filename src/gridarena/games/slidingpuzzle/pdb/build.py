@@ -24,7 +24,7 @@ def build_pdb(
 ) -> PatternDatabase:
     """Build the table of ``pattern`` in memory; ``auto`` storage packs 4 bits when values fit.
 
-    ``progress(depth, states so far)`` is called after each breadth-first layer.
+    ``progress(depth, states so far)`` is called as each breadth-first layer finds new states.
 
     >>> from gridarena.games.slidingpuzzle.board import goal_board
     >>> build_pdb(goal_board(2, 3), (4, 5)).storage
