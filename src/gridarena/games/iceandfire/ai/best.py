@@ -17,6 +17,7 @@ from typing import Literal, overload
 from gridarena.core.errors import SpecError
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
 from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finisher
+from gridarena.games.iceandfire.ai.opening import contact, expand, race_value
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
 from gridarena.games.iceandfire.ai.pusher import PusherBot
 from gridarena.games.iceandfire.ai.tactics import (
@@ -139,12 +140,22 @@ class BestBot(PostMortemBot):
     #: Gold kept back from spawning once the territories touch (``postmortem``'s 0): what the next
     #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool).
     reserve = 10
+    #: The planned opening (``ai/opening.py``) while the two sides are more than ``opening_contact``
+    #: cells apart: 0 off, 1 its turn judged first among the variants, 2 its turn played unjudged.
+    opening = 0
+    opening_contact = 3
+    opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
+    #: What the judge counts per cell of the claim race's lead (``ai/opening.py``: the neutral cells
+    #: each side reaches first) after the rollout: the territory still to come.
+    race_weight = 0.0
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
         """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
         when the opponent's army could take our HQ within two turns (:func:`hq_reach`), since under
         time pressure only the first ones are judged."""
         variants = (*self.variants, *self.race_variants) if self.race else self.variants
+        if self.opening and contact(board) > self.opening_contact:
+            variants = (self.opening_variant, *variants)
         if not self.hq_defence:
             return variants
         budget = board.gold[OPP] + 2 * max(0, board.compute_income(OPP))
@@ -164,6 +175,10 @@ class BestBot(PostMortemBot):
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
             return finish.commands
+        if self.opening == 2 and contact(board) > self.opening_contact:
+            commands: list[str] = []
+            self.run_steps(board, self.opening_variant, commands)
+            return commands
         deadline = self.control.deadline
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
@@ -275,6 +290,11 @@ class BestBot(PostMortemBot):
         "model_light",
         "interleave",
         "reserve",
+        "opening",
+        "opening_contact",
+        "race_weight",
+        "room_weight",
+        "gold_weight",
         "hq_danger",
         "stop_margin",
         "step_margin",
@@ -347,6 +367,8 @@ class BestBot(PostMortemBot):
                 pusher.advance(board, commands)
                 if not pusher.bank(board):
                     pusher.train_forward(board, commands)
+            elif step == "open":
+                board = expand(board, commands)
             elif step == "spawn":
                 board = self.spawn(board, commands)
             elif step == "spawn2":
@@ -446,6 +468,8 @@ class BestBot(PostMortemBot):
         budget = back.gold[OPP] + 2 * max(0, back.compute_income(OPP))
         if hq_chain_cost(back, OPP, budget) <= budget:
             value -= self.hq_danger
+        if self.race_weight:
+            value += self.race_weight * race_value(back, owned_weight=0.0)
         return value
 
     def hq_danger_of(self, after: Board) -> float:
