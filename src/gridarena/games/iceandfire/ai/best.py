@@ -35,7 +35,7 @@ from gridarena.games.iceandfire.geometry import CELLS, TOWER, UNIT_COST, xy
 from gridarena.search.errors import SearchAborted
 
 #: The opponent models the judge knows.
-MODELS = ("postmortem", "pusher")
+MODELS = ("postmortem", "pusher", "light")
 
 
 class BestBot(PostMortemBot):
@@ -63,6 +63,8 @@ class BestBot(PostMortemBot):
     #: The judge's weights of gold in hand and of the cells a unit can still claim (per cell, up to 3).
     gold_weight = 0.6
     room_weight = 2.0
+    #: The judge's weight of a unit's price (the units on active cells, ours less the opponent's).
+    unit_weight = 0.5
     #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
     threat_weight = 1.0
     #: No new judgement once the deadline is this close (seconds), no new variant step once it is
@@ -148,6 +150,10 @@ class BestBot(PostMortemBot):
     #: What the judge counts per cell of the claim race's lead (``ai/opening.py``: the neutral cells
     #: each side reaches first) after the rollout: the territory still to come.
     race_weight = 0.0
+    #: Replies judged besides the mixture of ``opponent_models`` (``light``, ``pusher``): the judge
+    #: takes ``worst_share`` of the worst case among them and the mixture.
+    worst_models: tuple[str, ...] = ()
+    worst_share = 1.0
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
         """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
@@ -293,8 +299,13 @@ class BestBot(PostMortemBot):
         "opening",
         "opening_contact",
         "race_weight",
+        "worst_models",
+        "worst_share",
         "room_weight",
         "gold_weight",
+        "compact",
+        "closer",
+        "unit_weight",
         "hq_danger",
         "stop_margin",
         "step_margin",
@@ -308,10 +319,10 @@ class BestBot(PostMortemBot):
             raise SpecError(f"iceandfire best: unknown setting {key!r}; known: {', '.join(self.SETTINGS)}")
         if key == "judge_mode" and value not in ("model", "threat"):
             raise SpecError(f"iceandfire best: judge_mode is model or threat, got {value!r}")
-        if key == "opponent_models":
-            models = tuple(str(value).split("+"))
+        if key in ("opponent_models", "worst_models"):
+            models = tuple(m for m in str(value).split("+") if m)
             unknown = [m for m in models if m not in MODELS]
-            if unknown or not models:
+            if unknown or not (models or key == "worst_models"):
                 raise SpecError(
                     f"iceandfire best: opponent models are among {', '.join(MODELS)}, got {value!r}"
                 )
@@ -402,7 +413,10 @@ class BestBot(PostMortemBot):
     @overload
     def opponent(self, model: str, light: bool = False) -> BoardBot: ...
     def opponent(self, model: str, light: bool = False) -> BoardBot:
-        """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`) or ``pusher``."""
+        """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`), ``light`` (the same
+        without defence, towers or mines: an expander that ignores our threats) or ``pusher``."""
+        if model == "light":
+            return self.modelled(True)
         if model == "pusher":
             if self.pusher_model is None:
                 self.pusher_model = PusherBot()
@@ -429,6 +443,11 @@ class BestBot(PostMortemBot):
         value = 0.0
         for model, weight in weights.items():
             value += weight * self.judge_model(after, model)
+        if self.worst_models:
+            # The worst case among other replies: a model the opponent does not play cannot be
+            # exploited (e.g. our banked gold scaring the post-mortem model into defending).
+            worst = min(value, *(self.judge_model(after, m) for m in self.worst_models))
+            value = (1.0 - self.worst_share) * value + self.worst_share * worst
         if self.reach_weight:
             value -= self.hq_danger_of(after)
         return value
@@ -458,7 +477,7 @@ class BestBot(PostMortemBot):
         theirs = territory(back, OPP) - upkeep_of(back, OPP)
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
         value = lasting * (mine - theirs) + self.gold_weight * (back.gold[ME] - back.gold[OPP])
-        value += 0.5 * (units_value(back, ME) - units_value(back, OPP))
+        value += self.unit_weight * (units_value(back, ME) - units_value(back, OPP))
         for i in back.units(ME):
             if back.active[i]:
                 value += self.room_weight * min(3, self.room(back, i))
