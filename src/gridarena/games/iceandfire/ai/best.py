@@ -34,6 +34,14 @@ from gridarena.games.iceandfire.ai.tactics import (
 from gridarena.games.iceandfire.geometry import CELLS, TOWER, UNIT_COST, xy
 from gridarena.search.errors import SearchAborted
 
+#: The names of :attr:`BestBot.SETTINGS`, the knobs of ``best(...)``.
+_SETTINGS = (
+    "judge_mode opponent_models model_floor model_threshold fit_decay other_rollout "
+    "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
+    "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
+    "closer unit_weight hq_danger stop_margin step_margin hard_margin"
+)
+
 #: The opponent models the judge knows.
 MODELS = ("postmortem", "pusher", "light")
 
@@ -283,12 +291,7 @@ class BestBot(PostMortemBot):
                 return
 
     #: The knobs :meth:`configure` may set (the registry's ``best(...)`` settings).
-    SETTINGS = tuple(
-        "judge_mode opponent_models model_floor model_threshold fit_decay other_rollout "
-        "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
-        "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
-        "closer unit_weight hq_danger stop_margin step_margin hard_margin".split()
-    )
+    SETTINGS = tuple(_SETTINGS.split())
 
     def configure(self, key: str, value: object) -> None:
         """Set one of :data:`SETTINGS` (``opponent_models`` from ``"postmortem+pusher"``); a
