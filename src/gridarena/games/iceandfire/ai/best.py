@@ -39,7 +39,7 @@ _SETTINGS = (
     "judge_mode opponent_models model_floor model_threshold fit_decay other_rollout "
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
-    "closer unit_weight hq_danger stop_margin step_margin hard_margin"
+    "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin"
 )
 
 #: The opponent models the judge knows.
@@ -156,6 +156,8 @@ class BestBot(PostMortemBot):
     #: 120 with 2 (docs/iceandfire.md).
     opening = 1
     opening_contact = 3
+    #: A tower next to our HQ before anything else once enemy land is this near it (0: only as a variant).
+    hq_tower_range = 0
     opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
     #: What the judge counts per cell of the claim race's lead (``ai/opening.py``: the neutral cells
     #: each side reaches first) after the rollout: the territory still to come.
@@ -180,6 +182,14 @@ class BestBot(PostMortemBot):
         return (*variants, *self.hq_variants)
 
     def plan(self, board: Board) -> list[str]:
+        """:meth:`plan_turn`, after a tower next to our HQ once the enemy is within ``hq_tower_range``."""
+        if not self.hq_tower_range or finisher(board, ME, board.gold[ME]) is not None:
+            return self.plan_turn(board)
+        first: list[str] = []
+        board = hq_tower(board, first, self.hq_tower_range)
+        return first + self.plan_turn(board)
+
+    def plan_turn(self, board: Board) -> list[str]:
         """A finisher if there is one; else the variant that stands best against the reply.
 
         Time: no new variant step once the deadline is ``stop_margin + step_margin`` away, no new
