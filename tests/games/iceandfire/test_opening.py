@@ -83,3 +83,16 @@ def test_the_worst_case_judge_is_never_above_the_mixture() -> None:
     expand(after, [])
     assert worst.judge(board, after) <= plain.judge(board, after) + 1e-9
     assert board.gold[OPP] == 20
+
+
+def test_best_plays_the_opening_as_red_until_contact() -> None:
+    state = GAME.new_initial_state(123457)
+    planned: list[str] = []
+    expand(board_of(state), planned)
+    bot = make_bot(GAME, "best")
+    bot.reset(GAME, 0, 123457)
+    line = str(bot.act(state, TimeControl()).action)  # type: ignore[attr-defined]
+    assert line == ";".join(planned), line
+    old = make_bot(GAME, "best(opening=0)")
+    old.reset(GAME, 0, 123457)
+    assert str(old.act(state, TimeControl()).action) != line  # type: ignore[attr-defined]
