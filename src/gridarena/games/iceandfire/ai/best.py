@@ -5,7 +5,9 @@ the opponent's best cut, a compact expansion, banking, a tower/unit search again
 finisher...), it plays the one whose position is best after the opponent's reply and two more turn
 pairs, the reply played by each of its opponent models (the post-mortem heuristics; the rusher of
 ``ai/pusher.py`` when the opponent plays like one or its army nears our HQ), the judgements mixed by
-how well each model has predicted the opponent's turns so far (docs/iceandfire.md).
+how well each model has predicted the opponent's turns so far (docs/iceandfire.md). Until the two
+sides are within three cells it plays the planned opening of ``ai/opening.py`` (as red as it is, as
+blue judged first among the variants).
 """
 
 from __future__ import annotations
