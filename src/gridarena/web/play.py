@@ -17,6 +17,7 @@ the worker that thinks for it at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import secrets
 import threading
@@ -104,6 +105,7 @@ class WorkerSeat(BaseBot):
         if lease is None:
             raise BotForfeit("timeout", "no worker process was free within the move's time")
         hard = clock.hard_deadline if clock.hard_deadline is not None else clock.deadline
+        wait = IDLE_SECONDS if hard is None else hard - time.perf_counter() + KILL_GRACE
         job: dict[str, JSON] = {
             "op": "move",
             "game": self.session.spec,
@@ -118,7 +120,7 @@ class WorkerSeat(BaseBot):
         try:
             if not self.session.begin(lease):
                 raise BotForfeit(*LEFT)
-            answer = lease.ask(job, (hard or 0.0) - time.perf_counter() + KILL_GRACE)
+            answer = lease.ask(job, wait)
         except WorkerError as exc:
             raise BotForfeit(exc.termination, str(exc)) from None
         finally:
@@ -291,7 +293,8 @@ class PlaySession:
         """Wake whoever waits for a change (threads and event loops); call with the lock held."""
         self._changed.notify_all()
         for loop, event in self._listeners:
-            loop.call_soon_threadsafe(event.set)
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile (the server stopped)
+                loop.call_soon_threadsafe(event.set)
         self._listeners.clear()
 
     def waiting(self, flag: bool) -> None:

@@ -57,7 +57,10 @@ MAX_WORKERS: Final = 64
 PRELOAD: Final = "gridarena.web.preload"
 WARM: Final = "GRIDARENA_WORKER_PRELOAD"
 """The environment variable that tells :mod:`gridarena.web.preload` it runs in the pool's fork server."""
-_SIGNALS: Final = {signal.SIGKILL: "it was stopped", signal.SIGXCPU: "it used up its CPU limit"}
+_SIGNALS: Final[dict[int, str]] = {
+    signal.SIGKILL: "it was stopped",
+    signal.SIGXCPU: "it used up its CPU limit",
+}
 
 
 class WorkerError(GridArenaError):
@@ -70,7 +73,8 @@ class WorkerError(GridArenaError):
 
 def default_workers() -> int:
     """The pool's default size: the cores this process may run on."""
-    return max(1, len(os.sched_getaffinity(0)))
+    affinity = getattr(os, "sched_getaffinity", None)
+    return max(1, len(affinity(0)) if affinity is not None else os.cpu_count() or 1)
 
 
 def check_workers(count: int) -> int:
@@ -111,7 +115,9 @@ def _limit_cpu(budget: float) -> None:
 
 def run_job(job: Mapping[str, Any]) -> dict[str, JSON]:
     """One job in this process: build the game and the bot from their specs (``op: check`` stops
-    there), play one move within ``seconds``, and answer the action as text, the info and the CPU."""
+    there), play one move within ``seconds``, and answer the action as text, the info and the CPU.
+    The clock starts as the job arrives: building the bot is on it too."""
+    began, cpu = time.perf_counter(), time.process_time()
     _limit_cpu(float(job.get("cpu", job.get("seconds", 1.0))))
     game = make_for_request(str(job["game"]))
     bot = make_bot_for_request(game, str(job["bot"]))
@@ -119,9 +125,7 @@ def run_job(job: Mapping[str, Any]) -> dict[str, JSON]:
         return {"ok": True, "name": str(getattr(bot, "name", job["bot"]))}
     state = game.state_from_json(job["state"])
     bot.reset(game, int(job["seat"]), int(job["seed"]))
-    clock = TimeControl(deadline=time.perf_counter() + float(job["seconds"]), depth=job.get("depth"))
-    cpu = time.process_time()
-    decision = bot.act(state, clock)
+    decision = bot.act(state, TimeControl(deadline=began + float(job["seconds"]), depth=job.get("depth")))
     action = decision.action if isinstance(decision.action, str) else state.action_to_string(decision.action)
     return {"action": action, "info": dict(decision.info), "cpu": time.process_time() - cpu}
 
@@ -209,10 +213,13 @@ class Worker:
         self.process.start()
         child.close()
         self.killed = False
-        if not self.conn.poll(START_TIMEOUT):
+        try:
+            ready = self.conn.poll(START_TIMEOUT) and self.conn.recv_bytes(64)
+        except (EOFError, OSError):  # it ended before it was ready
+            ready = False
+        if not ready:
             self.kill()
-            raise WorkerError(f"a worker did not start within {START_TIMEOUT:.0f} s")
-        self.conn.recv_bytes(64)
+            raise WorkerError(f"a worker did not start within {START_TIMEOUT:.0f} s ({self.why()})")
 
     @property
     def pid(self) -> int:
@@ -240,7 +247,7 @@ class Worker:
         self.process.join(timeout=1)
         code = self.process.exitcode
         if code is not None and code < 0:
-            return _SIGNALS.get(signal.Signals(-code), f"it ended on signal {-code}")
+            return _SIGNALS.get(-code, f"it ended on signal {-code}")
         return "it ended" if code is None else f"it exited with code {code}"
 
     def send(self, job: Mapping[str, JSON]) -> None:
@@ -383,7 +390,7 @@ class WorkerPool:
             old.reap()
         try:
             worker: Worker | None = Worker(_context(), self.memory, next(self._numbers))
-        except (GridArenaError, OSError):  # the pool runs one short; the next release tries again
+        except Exception:  # the pool runs one short until a reservation starts another
             worker = None
         with self._changed:
             self.starting -= 1
