@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import Served, assert_clean, memory_kib, programs, raw, serve, stop, token
+from webtools import Served, assert_clean, cpu_seconds, memory_kib, programs, raw, serve, stop, token
 
 from gridarena.core.registry import available_bots, offered_bots
 from gridarena.web.guard import MAX_BODY
@@ -575,11 +575,18 @@ def test_slow_headers_do_not_stop_the_viewer(results: Path, tmp_path: Path) -> N
     try:
         while opened[0] < SLOW_SOCKETS:
             time.sleep(0.1)
+        cpu, began_all = cpu_seconds({served.process.pid}), time.monotonic()
+        slowest = 0.0
         for _ in range(20):
             began = time.monotonic()
             status, _, text = raw(served, "GET", "/api/tournaments", timeout=10)
+            slowest = max(slowest, time.monotonic() - began)
             assert status == 200 and time.monotonic() - began < 5, (status, text[:200])
             time.sleep(0.2)
+        used = cpu_seconds({served.process.pid})[served.process.pid] - cpu[served.process.pid]
+        print(
+            f"{opened[0]} slow sockets opened; slowest answer {slowest:.2f} s; server CPU {used / (time.monotonic() - began_all):.0%}"
+        )
     finally:
         done.set()
         attacker.join()

@@ -39,6 +39,10 @@ LIMIT_CONCURRENCY: Final = 512
 """Connections and requests in progress (uvicorn's ``limit_concurrency``); past it a request gets a 503."""
 KEEP_ALIVE: Final = 5
 """Seconds an idle kept-alive connection waits for its next request (uvicorn's ``timeout_keep_alive``)."""
+BACKLOG: Final = 128
+"""Connections the kernel holds for the server to accept, and the most it accepts at a time (uvicorn's
+``backlog``; its default of 2,048 let a burst of slow connections take every file descriptor at once,
+before any of them could be closed)."""
 MAX_HEAD_BYTES: Final = 16 * 1024
 """The largest request line and headers (uvicorn's ``h11_max_incomplete_event_size``); past it a 400."""
 
@@ -135,4 +139,5 @@ def serve(app: Any, host: str, port: int, *, explicit: bool = False) -> None:
         limit_concurrency=LIMIT_CONCURRENCY,
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        backlog=BACKLOG,
     )
