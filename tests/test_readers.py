@@ -191,3 +191,87 @@ def test_a_folder_of_cases_is_solved_in_one_run(tmp_path: Path, capsys: pytest.C
     assert main(["puzzle", "solve", "--json", str(folder / "a.txt"), str(folder / "b.txt")]) == 0
     document = json.loads(capsys.readouterr().out)
     assert [c["length"] for c in document["cases"]] == [2, 1] and document["totals"]["slides"] == 3
+
+
+# -- replays: every field of a real replay replaced by any JSON value (issue 31) ---------------------
+
+
+def _real_replay(folder: Path) -> dict[str, Any]:
+    path = folder / "real.jsonl"
+    assert main(["play", "isolation(width=4,height=4)", "--players", "random,random", "--seed", "3",
+                 "--replay", str(path), "--quiet"]) == 0  # fmt: skip
+    return read_replay(path).to_json()
+
+
+REAL_REPLAY: dict[str, Any] = {}
+
+
+def _replace(document: dict[str, Any], where: list[Any], value: Any) -> dict[str, Any]:
+    """``document`` with the value at the path ``where`` (keys and indices, taken modulo) replaced."""
+    copy = json.loads(json.dumps(document))
+    node: Any = copy
+    for step in where[:-1]:
+        if isinstance(node, dict) and node:
+            node = node[sorted(node)[step % len(node)]]
+        elif isinstance(node, list) and node:
+            node = node[step % len(node)]
+        else:
+            return copy
+    if isinstance(node, dict) and node:
+        node[sorted(node)[where[-1] % len(node)]] = value
+    elif isinstance(node, list) and node:
+        node[where[-1] % len(node)] = value
+    return copy
+
+
+def _as_lines(document: dict[str, Any]) -> str:
+    """A replay document as JSON Lines: the header, each turn, the result."""
+    turns = document["turns"] if isinstance(document.get("turns"), list) else [document.get("turns")]
+    result = [{"result": document["result"]}] if document.get("result") is not None else []
+    return "\n".join(json.dumps(record) for record in [document.get("header"), *turns, *result])
+
+
+HOSTILE_NUMBERS = st.sampled_from(["NaN", "Infinity", "-Infinity", "9" * 5000, "1e999", "-0", "1.5"])
+
+
+def _replay_texts() -> st.SearchStrategy[str]:
+    mutated = st.builds(
+        _replace,
+        st.just(REAL_REPLAY),
+        st.lists(st.integers(0, 50), min_size=1, max_size=4),
+        JSON_VALUES,
+    )
+    documents = mutated.map(lambda d: json.dumps(d))
+    lines = mutated.map(_as_lines)
+    numbers = st.builds(
+        lambda text, number, at: text[:at] + number + text[at:],
+        st.just(json.dumps(REAL_REPLAY)),
+        HOSTILE_NUMBERS,
+        st.integers(0, 2000),
+    )
+    return st.one_of(documents, lines, numbers)
+
+
+@pytest.mark.parametrize(
+    "examples", [pytest.param(150, id="quick"), pytest.param(3000, id="3000", marks=pytest.mark.slow)]
+)
+def test_a_malformed_replay_is_one_line_through_every_reader(
+    examples: int, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Print, check and draw each mutated replay: one line and exit 1, or a normal answer; never exit 2."""
+    folder = tmp_path_factory.mktemp("replays")
+    if not REAL_REPLAY:
+        REAL_REPLAY.update(_real_replay(folder))
+
+    @_fuzz(examples)
+    @given(text=_replay_texts())
+    def check(text: str) -> None:
+        path = folder / "mutated.jsonl"
+        path.write_text(text)
+        for extra in ([], ["--check"], ["--json"], ["--svg", str(folder / "out.svg")]):
+            code = main(["replay", str(path), *extra])
+            err = capsys.readouterr().err
+            assert code in (0, 1), (text, extra, err)
+            assert "internal error" not in err and "Traceback" not in err, (text, extra, err)
+
+    check()

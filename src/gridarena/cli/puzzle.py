@@ -27,7 +27,7 @@ from pathlib import Path
 
 from gridarena.cli.help import examples
 from gridarena.core.errors import GridArenaError
-from gridarena.core.files import read_text
+from gridarena.core.files import FileKind, read_stream_text, read_text
 from gridarena.games.slidingpuzzle.ai.anytime import solve_anytime
 from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic, pdb_heuristic
 from gridarena.games.slidingpuzzle.ai.idastar import IdaStar, Progress, default_memory
@@ -235,9 +235,9 @@ def run(args: argparse.Namespace) -> int:
     return handler(args)
 
 
-def _read(path: str, what: str = "case") -> str:
+def _read(path: str, what: FileKind = "case") -> str:
     if path == "-":
-        return sys.stdin.read()
+        return read_stream_text(sys.stdin.buffer, "<stdin>", what)
     return read_text(path, what)
 
 

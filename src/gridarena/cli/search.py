@@ -12,7 +12,6 @@ state saved as JSON (``--state FILE``). Deepening stops at ``--depth``, ``--node
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,6 +21,7 @@ from gridarena.cli.output import err, print_json
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError, StateFormatError
 from gridarena.core.files import read_text
+from gridarena.core.numbers import load_json
 from gridarena.core.registry import make
 from gridarena.core.types import Game, GameState
 from gridarena.search.adversarial import Evaluate, Progress
@@ -66,8 +66,8 @@ def position(game: Game[Any], moves: str, state_file: str | None) -> GameState[A
     """The state to analyse: a JSON file, or the initial state after the listed moves."""
     if state_file is not None:
         try:
-            data = json.loads(read_text(state_file, "state file"))
-        except (json.JSONDecodeError, RecursionError) as exc:
+            data = load_json(read_text(state_file, "state file"))
+        except (ValueError, RecursionError) as exc:  # not JSON, or a number too long
             raise StateFormatError(f"{state_file}: cannot read a JSON state ({exc})") from None
         saved: GameState[Any] = game.state_from_json(data)
         return saved
