@@ -275,3 +275,32 @@ def test_a_malformed_replay_is_one_line_through_every_reader(
             assert "internal error" not in err and "Traceback" not in err, (text, extra, err)
 
     check()
+
+
+# -- action text from a program or a replay: any text is an action or one GridArenaError (issue 31) --
+
+
+def _action_texts(game: str) -> st.SearchStrategy[str]:
+    state = make(game).new_initial_state(1)
+    legal = [state.action_to_string(state.random_action(__import__("random").Random(i))) for i in range(5)]
+    spliced = st.builds(
+        lambda text, at, insert: text[:at] + insert + text[at:],
+        st.sampled_from(legal),
+        st.integers(0, 30),
+        st.sampled_from(["9" * 5000, "0" * 5000 + "1", "²", "٣", "-", " ", "1e999", "nan"]),
+    )
+    return st.one_of(spliced, TEXTY)
+
+
+@pytest.mark.parametrize("examples", EXAMPLES)
+@pytest.mark.parametrize("game", GAMES)
+def test_action_text_is_an_action_or_one_clear_error(game: str, examples: int) -> None:
+    state = make(game).new_initial_state(1)
+
+    @_fuzz(examples)
+    @given(text=_action_texts(game))
+    def check(text: str) -> None:
+        with contextlib.suppress(GridArenaError):
+            state.illegal_reason(state.string_to_action(text))
+
+    check()

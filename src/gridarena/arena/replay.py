@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from gridarena import __version__
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 from gridarena.core.files import read_text
-from gridarena.core.numbers import NumberTooLongError, load_json
+from gridarena.core.numbers import JsonLimitError, load_json
 from gridarena.core.types import JSON, Game, GameState, Outcome
 
 if TYPE_CHECKING:
@@ -143,9 +143,6 @@ class ReplayWriter:
 
 
 TOO_DEEP: Final = "JSON nested too deeply (a replay nests a few levels)"
-MAX_NESTING: Final = 32
-"""Levels of nesting a record may have (ours have four: a turn, its info, a list in it, a value)."""
-
 _NUMBER: Final = (int, float)
 _OPTIONAL_TEXT: Final = (str, type(None))
 #: Each record's fields that readers use: the JSON types each may have, and whether it must be there.
@@ -217,20 +214,6 @@ def _fields_problem(
     return None
 
 
-def _nesting_problem(record: object) -> str | None:
-    """Whether ``record`` nests deeper than :data:`MAX_NESTING` (walked without recursion)."""
-    stack: list[tuple[object, int]] = [(record, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_NESTING:
-            return f"nested {depth} levels deep (at most {MAX_NESTING})"
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return None
-
-
 def _header_problem(header: Mapping[str, Any]) -> str | None:
     problem = _fields_problem(header, _HEADER_FIELDS)
     if problem is not None:
@@ -287,13 +270,10 @@ def _parse(path: Path, text: str, line: int) -> Any:
         value = load_json(text)
     except json.JSONDecodeError as exc:
         raise _InvalidJsonError(str(path), line + exc.lineno - 1, f"invalid JSON ({exc.msg})") from None
-    except NumberTooLongError as exc:
+    except JsonLimitError as exc:  # a number too long, NaN, JSON nested deeper than a replay's records
         raise ReplayFormatError(str(path), line, str(exc)) from None
     except RecursionError:
         raise ReplayFormatError(str(path), line, TOO_DEEP) from None
-    problem = _nesting_problem(value)
-    if problem is not None:
-        raise ReplayFormatError(str(path), line, f"{TOO_DEEP}: {problem}")
     return value
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gridarena.bots.search_bots import resolve_heuristic
+from gridarena.cli.options import count, seconds
 from gridarena.cli.output import err, print_json
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError, StateFormatError
@@ -56,9 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the search: alphabeta (two players, default), paranoid, maxn or brs (several), minimax",
     )
     parser.add_argument("--heuristic", help="the game's evaluation function (default: the game's default)")
-    parser.add_argument("--depth", type=int, help="deepest iteration")
-    parser.add_argument("--nodes", type=int, help="node budget")
-    parser.add_argument("--time", type=float, help="seconds to search")
+    parser.add_argument("--depth", type=count(1, 1000), help="deepest iteration")
+    parser.add_argument("--nodes", type=count(high=2**62), help="node budget")
+    parser.add_argument("--time", type=seconds(above=0), help="seconds to search")
     parser.add_argument("--json", action="store_true", help="print the iterations as JSON on stdout")
 
 

@@ -1,10 +1,12 @@
-"""Numbers from outside (files, programs, sockets): their length is checked before they are converted.
+"""Numbers and JSON from outside (files, programs, sockets): bounded before they are converted.
 
 Python refuses ``int()`` of more than 4,300 digits with a plain ``ValueError`` (and ``json.loads``
 passes it on), which a parser that expects only its own errors would let through as a crash. Every
 integer gridarena reads from text goes through :func:`checked_int`, which refuses a long one with
-:class:`NumberTooLongError` before converting it; :func:`load_json` reads JSON that way and also
-refuses ``NaN`` and the infinities, which are not JSON.
+:class:`NumberTooLongError` before converting it. :func:`load_json` reads JSON that way, refuses
+``NaN`` and the infinities (which are not JSON) unless asked to keep them as text, and refuses
+values nested deeper than a limit (walked without recursion), so what it returns can be printed,
+compared and written again without a ``RecursionError``.
 
 >>> load_json('{"seed": 7, "score": 0.5}')
 {'seed': 7, 'score': 0.5}
@@ -15,7 +17,13 @@ gridarena.core.numbers.NumberTooLongError: a number of 5000 digits (at most 4300
 >>> load_json('[NaN]')
 Traceback (most recent call last):
 ...
-gridarena.core.numbers.NumberTooLongError: NaN is not a JSON number
+gridarena.core.numbers.JsonLimitError: NaN is not a JSON number
+>>> load_json('{"score": -Infinity}', constants=True)
+{'score': '-Infinity'}
+>>> load_json("[" * 40 + "]" * 40)
+Traceback (most recent call last):
+...
+gridarena.core.numbers.JsonLimitError: nested 33 levels deep (at most 32)
 """
 
 from __future__ import annotations
@@ -28,9 +36,16 @@ from gridarena.core.errors import GridArenaError
 MAX_DIGITS: Final = 4300
 """Digits of the longest integer read from text: Python's own default limit for ``int()``."""
 
+MAX_DEPTH: Final = 32
+"""Levels of nesting :func:`load_json` accepts by default (a replay's records nest four)."""
 
-class NumberTooLongError(GridArenaError, ValueError):
-    """An integer longer than :data:`MAX_DIGITS` digits, or a JSON constant that is not a number."""
+
+class JsonLimitError(GridArenaError, ValueError):
+    """JSON beyond what gridarena reads: a number too long, NaN or an infinity, nesting too deep."""
+
+
+class NumberTooLongError(JsonLimitError):
+    """An integer longer than :data:`MAX_DIGITS` digits."""
 
 
 def checked_int(text: str) -> int:
@@ -46,13 +61,32 @@ def checked_int(text: str) -> int:
 
 
 def _refuse_constant(name: str) -> float:
-    raise NumberTooLongError(f"{name} is not a JSON number")
+    raise JsonLimitError(f"{name} is not a JSON number")
 
 
-def load_json(text: str | bytes) -> Any:
-    """``json.loads`` with every integer's length checked first and ``NaN``/``Infinity`` refused.
+def depth_problem(value: object, max_depth: int = MAX_DEPTH) -> str | None:
+    """Whether ``value`` nests deeper than ``max_depth`` levels (a scalar is level 0)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list) and depth >= max_depth:
+            return f"nested {depth + 1} levels deep (at most {max_depth})"
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return None
 
-    Raises :class:`NumberTooLongError`, ``json.JSONDecodeError`` (both ``ValueError``) or
-    ``RecursionError`` for JSON nested past the reader.
+
+def load_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, constants: bool = False) -> Any:
+    """``json.loads`` with every integer's length checked first, ``NaN``/``Infinity`` refused (kept as
+    their text with ``constants``), and nesting deeper than ``max_depth`` refused.
+
+    Raises :class:`JsonLimitError`, ``json.JSONDecodeError`` (both ``ValueError``) or
+    ``RecursionError`` for JSON nested past Python's own reader.
     """
-    return json.loads(text, parse_int=checked_int, parse_constant=_refuse_constant)
+    value = json.loads(text, parse_int=checked_int, parse_constant=str if constants else _refuse_constant)
+    problem = depth_problem(value, max_depth)
+    if problem is not None:
+        raise JsonLimitError(problem)
+    return value
