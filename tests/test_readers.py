@@ -4,6 +4,7 @@ exception (issue 17). Quick runs here; ``pytest -m slow`` runs 2,000 examples pe
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import sqlite3
@@ -22,7 +23,7 @@ from gridarena.arena.store import Store
 from gridarena.cli.main import main
 from gridarena.cli.search import position
 from gridarena.core.errors import GridArenaError
-from gridarena.core.files import read_text
+from gridarena.core.files import LIMITS, FileReadError, gunzip_limited, read_text, size_text
 from gridarena.core.registry import available_games, make
 from gridarena.games.reversixt.formats import read_map, resolve_map_path
 from gridarena.games.reversixt.trace import read_trace_text, verify
@@ -304,3 +305,23 @@ def test_action_text_is_an_action_or_one_clear_error(game: str, examples: int) -
             state.illegal_reason(state.string_to_action(text))
 
     check()
+
+
+def test_every_kind_of_file_and_its_limit_is_in_the_security_page() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "security.md").read_text()
+    for kind, limit in LIMITS.items():
+        assert f"| {kind} | " in text, kind
+        if limit:
+            assert f"| {kind} | {size_text(limit)}" in text, (kind, size_text(limit))
+
+
+def test_gzip_is_decompressed_within_the_limit_member_by_member() -> None:
+    members = [b"a" * 3000, b"", b"b" * 70000]
+    data = b"".join(gzip.compress(m) for m in members)
+    assert gunzip_limited(data + b"\0" * 8, 73000, "x", "replay") == b"".join(members)
+    with pytest.raises(FileReadError, match="larger once decompressed: a replay may have at most 60 KiB"):
+        gunzip_limited(data, 60 * 1024, "x", "replay")
+    with pytest.raises(FileReadError, match="corrupt gzip data"):
+        gunzip_limited(data[:-5], 10**6, "x", "replay")
+    with pytest.raises(FileReadError, match="bytes after its end"):
+        gunzip_limited(data + b"junk", 10**6, "x", "replay")

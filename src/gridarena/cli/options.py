@@ -15,11 +15,11 @@ missing or unknown option stays argparse's usage error (exit code 2).
 >>> seconds()("nan")
 Traceback (most recent call last):
 ...
-gridarena.cli.options.OptionValueError: must be a number of seconds from 0 to 31536000, not 'nan'
+gridarena.cli.options.OptionValueError: must be a number of seconds from 0 to 10^6, not 'nan'
 >>> count()("0")
 Traceback (most recent call last):
 ...
-gridarena.cli.options.OptionValueError: must be an integer from 1 to 1000000000, not '0'
+gridarena.cli.options.OptionValueError: must be an integer from 1 to 10^9, not '0'
 >>> size(low=1 << 20)("4G"), size()("512m")
 (4294967296, 536870912)
 """
@@ -36,8 +36,8 @@ from typing import Any, Final, NoReturn
 from gridarena.core.errors import GridArenaError
 from gridarena.core.files import size_text
 
-MAX_SECONDS: Final = 365 * 86400
-"""The longest time any option takes (a year): larger values overflow the clocks and timers below."""
+MAX_SECONDS: Final = 10**6
+"""The longest time any option takes (11.6 days): far larger values overflow clocks and timers."""
 
 MAX_COUNT: Final = 10**9
 """The default upper bound of a count (games, plies, repeats)."""
@@ -59,8 +59,19 @@ def _refuse(range_text: str, text: str) -> NoReturn:
 
 
 def _number_text(value: float) -> str:
-    """``1`` for 1.0, ``0.05`` for 0.05, ``31536000`` for 3.1536e7."""
-    return f"{value:.15g}" if value != int(value) or abs(value) < 1e15 else str(int(value))
+    """A bound as people read it: ``1``, ``0.05``, ``10^9``, ``2^62``.
+
+    >>> _number_text(1.0), _number_text(0.05), _number_text(10**9), _number_text(2**62), _number_text(3600)
+    ('1', '0.05', '10^9', '2^62', '3600')
+    """
+    if value != int(value):
+        return f"{value:.15g}"
+    whole = int(value)
+    if whole >= 10**6 and str(whole).rstrip("0") == "1":
+        return f"10^{len(str(whole)) - 1}"
+    if whole >= 2**20 and whole & (whole - 1) == 0:
+        return f"2^{whole.bit_length() - 1}"
+    return str(whole)
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,7 @@ class Number:
     high: float
     above: bool = False
     unit: str = ""
+    name: str = ""  # the range in words, instead of its bounds ("a signed 64-bit integer")
 
     @property
     def __name__(self) -> str:  # argparse names a type by it in some messages
@@ -81,6 +93,8 @@ class Number:
     @property
     def range_text(self) -> str:
         """The range as it reads in a message: ``a number of seconds from 0 to 3600``."""
+        if self.name:
+            return self.name
         noun = "an integer" if self.kind is int else "a number"
         noun += f" of {self.unit}" if self.unit else ""
         low, high = _number_text(self.low), _number_text(self.high)
@@ -135,13 +149,13 @@ NODES: Final = count(1, 2**62)
 GAMES: Final = count(0, 10**12)
 """A number of games, wins, losses or draws (0 allowed)."""
 
-SEED: Final = Number(int, -(2**63), 2**63 - 1)
+SEED: Final = Number(int, -(2**63), 2**63 - 1, name="a signed 64-bit integer")
 """A seed: any signed 64-bit integer (what SQLite stores and a Java long holds)."""
 
 PORT: Final = Number(int, 0, 65535)
 """A TCP port, 0 to 65535."""
 
-ROW_ID: Final = Number(int, 0, 10**30)
+ROW_ID: Final = Number(int, 0, 10**30, name="an id (an integer from 0)")
 """An id of a database row: too large an id is the database's one-line "no such" answer."""
 
 
@@ -154,13 +168,15 @@ class Size:
 
     low: int = 1
     high: int = 1 << 50
+    high_text: str = ""  # the upper bound in words ("the machine's memory")
 
     __name__ = "size"
 
     @property
     def range_text(self) -> str:
         """The range as it reads in a message."""
-        return f"a size such as 4G, 512M or 1000000, from {size_text(self.low)} to {size_text(self.high)}"
+        high = self.high_text or size_text(self.high)
+        return f"a size such as 4G, 512M or 1000000, from {size_text(self.low)} to {high}"
 
     def __call__(self, text: str) -> int:
         raw = text.strip().upper().removesuffix("B")
@@ -176,9 +192,9 @@ class Size:
         return int(value * _UNITS[unit])
 
 
-def size(low: int = 1, high: int = 1 << 50) -> Size:
+def size(low: int = 1, high: int = 1 << 50, high_text: str = "") -> Size:
     """A memory size of at least ``low`` bytes."""
-    return Size(low, high)
+    return Size(low, high, high_text)
 
 
 def physical_memory() -> int:

@@ -110,7 +110,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     solve_cmd.add_argument(
         "--memory",
-        type=size(low=1 << 20, high=physical_memory()),
+        type=size(low=1 << 20, high=physical_memory(), high_text="the machine's memory"),
         metavar="SIZE",
         help="transposition tables' budget, e.g. 4G or 512M (default: a quarter of the machine's memory)",
     )

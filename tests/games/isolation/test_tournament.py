@@ -151,7 +151,7 @@ def test_cli_pairs_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(cli.UsageError, match="unknown agent"):
         run_cli("pairs", "--agents", "random", "nobody")
     assert main(["isolation", "aind-tournament", "--matches", "0"]) == 1
-    assert "argument --matches: must be an integer from 1 to 1000000, not '0'" in capsys.readouterr().err
+    assert "argument --matches: must be an integer from 1 to 10^6, not '0'" in capsys.readouterr().err
 
 
 def test_cli_pairs_of_the_load_independent_twins(capsys: pytest.CaptureFixture[str]) -> None:
