@@ -279,16 +279,18 @@ def _parse(path: Path, text: str, line: int) -> Any:
 
 def _lines(path: Path, text: str, warn: Callable[[str], None]) -> Iterator[tuple[int, dict[str, JSON]]]:
     lines = text.splitlines()
+    read = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = _parse(path, line, number)
         except _InvalidJsonError:
-            if number == len(lines):  # a game killed mid-write leaves a torn last line
+            if number == len(lines) and read:  # a game killed mid-write leaves a torn last line
                 warn(f"{path}:{number}: dropped an incomplete last line")
                 return
-            raise
+            raise  # a first line that is not JSON: not a replay at all
+        read += 1
         if not isinstance(record, dict):
             raise ReplayFormatError(str(path), number, "each line must be a JSON object")
         yield number, record

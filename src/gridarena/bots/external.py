@@ -308,8 +308,8 @@ class ExternalBot:
         info = reply.get("info")
         if not isinstance(info, dict):
             info = {}
-        elif len(line := json.dumps(info)) > MAX_INFO:  # kept in every replay: a bot cannot flood them
-            info = {"info_dropped": f"{len(line)} bytes, more than {MAX_INFO}"}
+        elif len(encoded := json.dumps(info)) > MAX_INFO:  # kept in every replay: a bot cannot flood them
+            info = {"info_dropped": f"{len(encoded)} bytes, more than {MAX_INFO}"}
         return Decision(action, info)
 
     def _act_codingame(self, state: GameState[Any], deadline: float) -> Decision:
