@@ -8,6 +8,7 @@ import os
 import resource
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -422,3 +423,71 @@ def test_a_closed_output_ends_the_command_quietly(tmp_path: Path, argv: list[str
         os.close(write)
     assert done.returncode == 141, done.stderr
     assert "Error" not in done.stderr and "internal error" not in done.stderr, done.stderr
+
+
+# -- found by the attacker's session of issue 31 ------------------------------------------------------
+
+
+def test_a_configuration_cannot_make_the_builder_replace_a_fifo_or_a_device(
+    tmp_path: Path, fifo: Path
+) -> None:
+    """A PDB configuration names its output files; naming /dev/zero replaced the device with a PDB (the
+    builder writes a temporary file and renames it). Tested on a FIFO: the same refusal, no harm on main."""
+    config = tmp_path / "pdb.conf"
+    config.write_text(f"0 0 0\n0 0 0\n{fifo}\n1 2\n")
+    done = attack("puzzle", "pdb", "build", str(config), "--pdb", str(tmp_path / "out"), timeout=60)
+    assert done.returncode == 1, done.stderr
+    one_line(
+        done.stderr, f"{fifo}: cannot write the pattern database there: it is a FIFO, not a regular file"
+    )
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_an_empty_case_name_is_not_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("1 2 3 4 5 6 0 7 8\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "gridarena", "puzzle", "solve", ""],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == "", done.stdout
+    one_line(done.stderr, ": cannot read the case: no such file")
+
+
+@pytest.mark.parametrize("value", ["١٢", "１２", "9" * 50, "0x10", ""])
+def test_numbers_on_the_command_line_are_ascii_and_short(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """int() reads Arabic-Indic and full-width digits; the command line takes what it shows in --help."""
+    assert main(["play", "isolation", "--players", "random,random", "--seed", value]) == 1
+    one_line(capsys.readouterr().err, "argument --seed: must be a signed 64-bit integer")
+
+
+@pytest.fixture
+def full() -> str:
+    """A device every write to fails with ENOSPC (what a full disk does)."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    return "/dev/full"
+
+
+def test_outputs_that_cannot_be_written_are_one_line(tmp_path: Path, full: str) -> None:
+    db = tmp_path / "r.sqlite"
+    assert main(["tournament", "isolation(width=4,height=4)", "--players", "greedy,random", "--games", "2",
+                 "--seed", "1", "--db", str(db), "--backend", "inline", "--quiet"]) == 0  # fmt: skip
+    play = ["play", "isolation(width=4,height=4)", "--players", "random,random", "--seed", "1", "--quiet"]
+    for argv, words in (
+        ([*play, "--replay", full], "/dev/full: cannot write the replay: No space left on device"),
+        ([*play, "--replay", str(tmp_path)], f"{tmp_path}: cannot write the replay: it is a directory"),
+        (["results", "--db", str(db), "--csv", full], "/dev/full: cannot write the CSV file: No space left"),
+        (
+            ["results", "--db", str(db), "--csv", str(tmp_path)],
+            "cannot write the CSV file: it is a directory",
+        ),
+    ):
+        done = attack(*argv, timeout=120)
+        assert done.returncode == 1, (argv, done.stderr)
+        one_line(done.stderr, words)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gridarena import __version__
 from gridarena.core.errors import GridArenaError, ReplayFormatError
-from gridarena.core.files import read_text
+from gridarena.core.files import read_text, write_failure
 from gridarena.core.numbers import JsonLimitError, load_json
 from gridarena.core.types import JSON, Game, GameState, Outcome
 
@@ -88,10 +88,13 @@ class ReplayWriter:
         self.path = None if path is None else Path(path)
         self._fd: int | None = None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # A raw descriptor: each line is one write(2) straight to the file (no buffer to flush), which
-            # is all a killed game's prefix needs, and a game's dozens of lines cost a few microseconds each.
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # A raw descriptor: each line is one write(2) straight to the file (no buffer to flush),
+                # which is all a killed game's prefix needs; a game's lines cost microseconds each.
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            except OSError as exc:  # a folder, no such place, no permission: one line
+                raise write_failure(self.path, "replay", exc) from None
         self._open = True
         self._lines: list[str] = []  # what was written, so compaction need not read the file back
         self._write(header)
@@ -102,7 +105,10 @@ class ReplayWriter:
         line = _COMPACT.encode(record)
         self._lines.append(line)
         if self._fd is not None:
-            _write_all(self._fd, (line + "\n").encode())
+            try:
+                _write_all(self._fd, (line + "\n").encode())
+            except OSError as exc:  # a full disk (or /dev/full): one line naming the replay
+                raise write_failure(self.path or "replay", "replay", exc) from None
 
     def document(self) -> bytes:
         """The compact one-document form of what was written, as :func:`compact` would make it.

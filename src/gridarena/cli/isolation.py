@@ -38,6 +38,7 @@ from gridarena.cli.jobs import Report, StopOnTerminate, add_job_options, job_bac
 from gridarena.cli.options import CONCURRENCY, GRACE, SEED, count, milliseconds
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import write_failure
 from gridarena.core.gameclock import CLOCK_KINDS
 from gridarena.core.registry import available_bots
 from gridarena.core.specs import parse_spec
@@ -319,7 +320,10 @@ def run_solve(args: argparse.Namespace) -> int:
             width, height, tt_bits=args.tt_bits, path_max=SOLVE_PATH_MAX, path_budget=SOLVE_PATH_BUDGET
         )
         solution.book = book_lines(solution, solver, args.book_plies)
-        solution.write(Path(args.write))
+        try:
+            solution.write(Path(args.write))
+        except OSError as exc:
+            raise write_failure(args.write, "solution file", exc) from None
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -103,7 +103,7 @@ class Number:
         return f"{noun} from {low} to {high}"
 
     def __call__(self, text: str) -> Any:
-        if len(text.strip()) > MAX_DIGITS:
+        if len(text.strip()) > MAX_DIGITS or not text.isascii():  # int() also reads other scripts' digits
             _refuse(self.range_text, text)
         try:
             value = self.kind(text)
@@ -181,7 +181,7 @@ class Size:
     def __call__(self, text: str) -> int:
         raw = text.strip().upper().removesuffix("B")
         number, unit = (raw[:-1], raw[-1]) if raw and raw[-1] in _UNITS else (raw, "")
-        if len(number) > MAX_DIGITS:
+        if len(number) > MAX_DIGITS or not number.isascii():
             _refuse(self.range_text, text)
         try:
             value = float(number)

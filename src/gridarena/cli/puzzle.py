@@ -230,7 +230,7 @@ def case_paths(names: Sequence[str]) -> list[str]:
     paths: list[str] = []
     for name in names:
         folder = Path(name)
-        if name != "-" and folder.is_dir():
+        if name not in ("-", "") and folder.is_dir():  # Path("") is the current folder: not asked for
             found = sorted(str(p) for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
             if not found:
                 raise PuzzleUsageError(f"{name}: a folder without case files")

@@ -9,7 +9,6 @@ gridarena results --list                            # every tournament in the da
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from gridarena.arena.report import build_report
@@ -17,6 +16,7 @@ from gridarena.arena.store import Store, StoreError, database_path
 from gridarena.arena.text import DASH, format_text, standings_csv
 from gridarena.cli.options import ROW_ID
 from gridarena.cli.output import print_json
+from gridarena.core.files import write_text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if args.csv == "-":
             print(text, end="")
         else:
-            Path(args.csv).write_text(text)
+            write_text(args.csv, text, "CSV file")
     else:
         print(format_text(report))
         print()

@@ -140,6 +140,27 @@ def configure_client(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
 
 
+class _LogFile(logging.FileHandler):
+    """``--log FILE``: a write that fails (a full disk) stops the log and is reported once, at the end,
+    instead of logging's own traceback on every record."""
+
+    failure: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        """Keep the first failure and write no more."""
+        error = sys.exc_info()[1]
+        if self.failure is None:
+            self.failure = str(getattr(error, "strerror", None) or error)
+        self.setLevel(logging.CRITICAL + 1)
+
+    def close(self) -> None:
+        """Close the file; a failed last flush is kept like a failed write."""
+        try:
+            super().close()
+        except OSError as exc:
+            self.failure = self.failure or exc.strerror or str(exc)
+
+
 @contextmanager
 def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[None]:
     """Handlers for one run on the ``name`` logger, removed afterwards (the CLI may run twice in a process)."""
@@ -150,9 +171,10 @@ def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[No
     console.setLevel(console_level)
     console.setFormatter(logging.Formatter("%(message)s"))
     handlers.append(console)
+    log: _LogFile | None = None
     if log_file is not None:
         try:
-            file_handler = logging.FileHandler(log_file, mode="w", encoding="utf-8")
+            file_handler = log = _LogFile(log_file, mode="w", encoding="utf-8")
         except OSError as exc:
             raise ServerError(f"--log {log_file}: {exc.strerror or exc}") from exc
         file_handler.setLevel(logging.DEBUG)
@@ -170,6 +192,8 @@ def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[No
             handler.close()
         logger.setLevel(old_level)
         logger.propagate = old_propagate
+    if log is not None and log.failure is not None:
+        raise ServerError(f"--log {log_file}: {log.failure}")
 
 
 def trace_path(template: str, game: int, games: int) -> str:

@@ -84,6 +84,45 @@ class FileReadError(GridArenaError, OSError):
         return str(self.args[0])
 
 
+class FileWriteError(GridArenaError, OSError):
+    """A file that cannot be written where it was asked for; the message starts with its path."""
+
+    def __init__(self, path: str | os.PathLike[str], message: str) -> None:
+        super().__init__(f"{os.fspath(path)}: {message}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def check_replaceable(path: str | os.PathLike[str], what: FileKind) -> None:
+    """Refuse to write a new ``what`` at ``path`` if something other than a regular file (or a symbolic
+    link, which a rename replaces itself) is there: writing to a temporary file and renaming it over
+    ``path`` would replace a device (``/dev/zero``), a FIFO or a socket with the new file."""
+    try:
+        status = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise FileWriteError(path, f"cannot write the {what}: {_why(exc)}") from None
+    if not (stat.S_ISREG(status.st_mode) or stat.S_ISLNK(status.st_mode)):
+        why = _not_regular(status.st_mode)
+        raise FileWriteError(path, f"cannot write the {what} there: {why}")
+
+
+def write_failure(path: str | os.PathLike[str], what: str, exc: OSError) -> FileWriteError:
+    """The one line for an output that could not be written (a full disk, a folder, no such place)."""
+    return FileWriteError(path, f"cannot write the {what}: {_why(exc)}")
+
+
+def write_text(path: str | os.PathLike[str], text: str, what: str) -> None:
+    """Write an output file the user named; any failure is one :class:`FileWriteError` line."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise write_failure(path, what, exc) from None
+
+
 def size_text(size: int) -> str:
     """A byte count as people read it.
 

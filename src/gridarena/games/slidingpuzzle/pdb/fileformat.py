@@ -9,6 +9,7 @@ never leaves a half file under the real name.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import zlib
@@ -20,7 +21,7 @@ from typing import Any, Final
 import numpy as np
 
 from gridarena.core.errors import GridArenaError
-from gridarena.core.files import FileReadError, open_regular
+from gridarena.core.files import FileReadError, check_replaceable, open_regular, write_failure
 from gridarena.games.slidingpuzzle.board import Board
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
 
@@ -39,6 +40,7 @@ class PdbFileError(PdbError):
 def save_pdb(pdb: PatternDatabase, path: str | os.PathLike[str]) -> Path:
     """Write ``pdb`` atomically (a temporary file, then a rename) with its header and checksum."""
     path = Path(path)
+    check_replaceable(path, "pattern database")  # a configuration may name /dev/zero as its output
     path.parent.mkdir(parents=True, exist_ok=True)
     data = np.ascontiguousarray(pdb.table)
     header = {
@@ -61,10 +63,15 @@ def save_pdb(pdb: PatternDatabase, path: str | os.PathLike[str]) -> Path:
     prefix = len(MAGIC) + 4 + len(text)
     pad = -prefix % ALIGN
     temporary = path.with_name(path.name + f".tmp{os.getpid()}")
-    with open(temporary, "wb") as out:
-        out.write(MAGIC + len(text).to_bytes(4, "little") + text + b"\n" * pad)
-        out.write(data.data)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as out:
+            out.write(MAGIC + len(text).to_bytes(4, "little") + text + b"\n" * pad)
+            out.write(data.data)
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise write_failure(path, "pattern database", exc) from None
     return path
 
 
