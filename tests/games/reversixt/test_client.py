@@ -249,5 +249,5 @@ def test_the_frame_deadline_grows_with_the_frame_and_is_finite_for_the_largest_m
 
 def test_a_map_message_with_a_5000_digit_number_is_a_clear_error() -> None:
     """int() of 4,301 digits raised a ValueError out of the client (issue 31): the length is checked first."""
-    with pytest.raises(ClientError, match="the server's map cannot be read: .*a number of 5000 digits"):
+    with pytest.raises(ClientError, match=r"the server's map cannot be read: .*a number of 5000 digits"):
         run_script([MapData(b"2\n0\n" + b"9" * 5000 + b" 0\n2 2\n1 2\n2 1\n"), PlayerNumber(1)])
