@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import os
 import time
 import warnings
@@ -31,7 +32,20 @@ if TYPE_CHECKING:
 
 FORMAT, VERSION = "gridarena-replay", 1
 #: One encoder for every line: ``json.dumps`` with non-default separators builds a new one per call.
-_COMPACT = json.JSONEncoder(separators=(",", ":"))
+#: ``NaN`` and the infinities are not JSON, and the reader refuses them: a record that holds one (a
+#: bot's ``info``) is written with the number as its text instead (:func:`_finite`).
+_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every float that is not finite replaced by its JSON name as text (``"NaN"``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 @dataclass(slots=True)
@@ -102,7 +116,10 @@ class ReplayWriter:
     def _write(self, record: Mapping[str, JSON]) -> None:
         if not self._open:
             raise ValueError(f"{self.path or 'replay'}: the replay is closed")
-        line = _COMPACT.encode(record)
+        try:
+            line = _COMPACT.encode(record)
+        except ValueError:  # a float that is not finite somewhere in the record
+            line = _COMPACT.encode(_finite(record))
         self._lines.append(line)
         if self._fd is not None:
             try:
