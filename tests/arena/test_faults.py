@@ -96,7 +96,7 @@ def play_external(cmd: str, seconds: float | None = 0.5) -> tuple[str, int | Non
         ("unreadable", "protocol", "unreadable action 'zz99'"),
         ("noaction", "protocol", "expected {'action': text}"),
         ("deep", "protocol", "unparsable output"),
-        ("digits", "protocol", "a number of 5000 digits (at most 4300)"),
+        ("digits", "protocol", "a number of more than 4300 digits"),
         ("nested", "protocol", "nested 17 levels deep (at most 16)"),
     ],
 )

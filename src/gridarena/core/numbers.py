@@ -3,7 +3,8 @@
 Python refuses ``int()`` of more than 4,300 digits with a plain ``ValueError`` (and ``json.loads``
 passes it on), which a parser that expects only its own errors would let through as a crash. Every
 integer gridarena reads from text goes through :func:`checked_int`, which refuses a long one with
-:class:`NumberTooLongError` before converting it. :func:`load_json` reads JSON that way, refuses
+:class:`NumberTooLongError` before converting it. :func:`load_json` turns the same refusal of
+``json``'s reader (which checks the length before converting) into that error, refuses
 ``NaN`` and the infinities (which are not JSON) unless asked to keep them as text, and refuses
 values nested deeper than a limit (walked without recursion), so what it returns can be printed,
 compared and written again without a ``RecursionError``.
@@ -13,7 +14,7 @@ compared and written again without a ``RecursionError``.
 >>> load_json("9" * 5000)
 Traceback (most recent call last):
 ...
-gridarena.core.numbers.NumberTooLongError: a number of 5000 digits (at most 4300)
+gridarena.core.numbers.NumberTooLongError: a number of more than 4300 digits
 >>> load_json('[NaN]')
 Traceback (most recent call last):
 ...
@@ -66,26 +67,34 @@ def _refuse_constant(name: str) -> float:
 
 def depth_problem(value: object, max_depth: int = MAX_DEPTH) -> str | None:
     """Whether ``value`` nests deeper than ``max_depth`` levels (a scalar is level 0)."""
-    stack: list[tuple[object, int]] = [(value, 0)]
+    stack: list[tuple[dict[Any, Any] | list[Any], int]] = []
+    if isinstance(value, dict | list):
+        stack.append((value, 0))
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict | list) and depth >= max_depth:
+        if depth >= max_depth:
             return f"nested {depth + 1} levels deep (at most {max_depth})"
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))
     return None
 
 
 def load_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, constants: bool = False) -> Any:
-    """``json.loads`` with every integer's length checked first, ``NaN``/``Infinity`` refused (kept as
-    their text with ``constants``), and nesting deeper than ``max_depth`` refused.
+    """``json.loads`` with integers of more than :data:`MAX_DIGITS` digits, ``NaN`` and the infinities
+    (kept as their text with ``constants``) and nesting deeper than ``max_depth`` refused.
 
     Raises :class:`JsonLimitError`, ``json.JSONDecodeError`` (both ``ValueError``) or
     ``RecursionError`` for JSON nested past Python's own reader.
     """
-    value = json.loads(text, parse_int=checked_int, parse_constant=str if constants else _refuse_constant)
+    try:
+        value = json.loads(text, parse_constant=str if constants else _refuse_constant)
+    except json.JSONDecodeError:
+        raise
+    except JsonLimitError:
+        raise
+    except ValueError:  # json's reader checks an integer's length before int() and refuses it so
+        raise NumberTooLongError(f"a number of more than {MAX_DIGITS} digits") from None
     problem = depth_problem(value, max_depth)
     if problem is not None:
         raise JsonLimitError(problem)
