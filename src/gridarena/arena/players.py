@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from gridarena.core.errors import SpecError
 from gridarena.core.files import read_text
+from gridarena.core.numbers import MAX_DIGITS
 from gridarena.core.specs import format_spec, parse_spec
 from gridarena.core.types import Game
 
@@ -53,6 +54,10 @@ def players_from_file(path: str | Path) -> list[str]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML ({exc})") from None
+    except ValueError:  # tomllib converts integers with int(), which refuses more than 4,300 digits
+        raise SpecError(f"{path}: not a players file (an integer of more than {MAX_DIGITS} digits)") from None
+    except RecursionError:
+        raise SpecError(f"{path}: not a players file (arrays or tables nested too deeply)") from None
     tables = data.get("player")
     if not isinstance(tables, list) or not tables:
         raise SpecError(f"{path}: expected one or more [[player]] tables")

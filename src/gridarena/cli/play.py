@@ -26,6 +26,7 @@ from typing import Any
 from gridarena.arena.load import overload
 from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
+from gridarena.cli.options import GRACE, SEED, count
 from gridarena.cli.output import err, print_json, warn
 from gridarena.cli.progress import Ticker, ticker
 from gridarena.core.bot import Closes
@@ -46,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     who.add_argument(
         "--players-file", metavar="TOML", help="the seats from a players file ([[player]] tables)"
     )
-    parser.add_argument("--seed", type=int, help="seed of the game (drawn and printed when absent)")
+    parser.add_argument("--seed", type=SEED, help="seed of the game (drawn and printed when absent)")
     parser.add_argument(
         "--time",
         help="time control, as in `gridarena tournament`: 0.15, 150ms, 1/0.05, account:2, total:300, 60+0.5",
@@ -54,12 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time control measures")
     parser.add_argument(
         "--grace",
-        type=float,
+        type=GRACE,
         default=DEFAULT_GRACE,
         help="seconds a late answer is forgiven (default: %(default)s)",
     )
     parser.add_argument("--replay", metavar="FILE", help="write the replay (JSON Lines) to FILE")
-    parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    parser.add_argument("--max-plies", type=count(), help="adjudicate a draw after this many plies")
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     parser.add_argument("--quiet", action="store_true", help="print only the result line")
 

@@ -9,19 +9,20 @@ gridarena results --list                            # every tournament in the da
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError, database_path
 from gridarena.arena.text import DASH, format_text, standings_csv
+from gridarena.cli.options import ROW_ID
 from gridarena.cli.output import print_json
+from gridarena.core.files import write_text
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena results``."""
     parser.add_argument("--db", help="database file (default: $GRIDARENA_DB, else ./gridarena.sqlite)")
-    parser.add_argument("--tournament", type=int, help="tournament id (default: the latest)")
+    parser.add_argument("--tournament", type=ROW_ID, help="tournament id (default: the latest)")
     parser.add_argument("--list", action="store_true", help="list the tournaments in the database")
     parser.add_argument("--exclude-forfeits", action="store_true", help="also report without forfeited games")
     out = parser.add_mutually_exclusive_group()
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if args.csv == "-":
             print(text, end="")
         else:
-            Path(args.csv).write_text(text)
+            write_text(args.csv, text, "CSV file")
     else:
         print(format_text(report))
         print()

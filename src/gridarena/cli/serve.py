@@ -13,6 +13,7 @@ import webbrowser
 
 from gridarena.arena.store import DEFAULT_DB, ENV_DB, database_path
 from gridarena.cli.help import examples
+from gridarena.cli.options import count, seconds
 from gridarena.cli.output import err, warn
 from gridarena.core.errors import GridArenaError
 
@@ -37,14 +38,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host", help="address to listen on (default 127.0.0.1; any other address must be given here)"
     )
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--port", type=count(1, 65535), default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--open", action="store_true", help="open the viewer in a web browser")
     parser.add_argument(
-        "--poll", type=float, default=1.0, help="seconds between database reads for live pages (default 1)"
+        "--poll",
+        type=seconds(0.1, 3600),
+        default=1.0,
+        help="seconds between database reads for live pages (default 1)",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=count(1, 64),
         metavar="N",
         help="worker processes for the play page's bots and hints, 1 to 64 (default: the cores)",
     )
@@ -62,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
             f"gridarena serve needs the web extra ({exc.name} is missing): pip install 'gridarena[web]'"
         ) from None
     host = check_host(args.host or DEFAULT_HOST, explicit=args.host is not None)
-    if not 0 <= args.port <= 65535:
-        raise GridArenaError(f"--port {args.port}: a port is 0 to 65535")
     workers = None if args.workers is None else check_workers(args.workers)
     path = database_path(args.db)
     db = path if args.db is not None or path.exists() else None
