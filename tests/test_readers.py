@@ -165,7 +165,10 @@ def test_a_file_that_is_not_a_database_is_one_line(
 def test_a_small_board_needs_no_partition(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     case = tmp_path / "eight.txt"
     case.write_text("1 2 3 4 5 6 0 7 8\n")
-    assert main(["puzzle", "solve", str(case)]) == 0
+    assert main(["puzzle", "solve", str(case)]) == 0  # --algo auto: no table is asked for
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "2" and "pattern database" not in captured.err
+    assert main(["puzzle", "solve", "--algo", "pdb", str(case)]) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines()[0] == "2"
     assert "3x3 board: no default pattern database" in captured.err
@@ -177,7 +180,7 @@ def test_a_folder_of_cases_is_solved_in_one_run(tmp_path: Path, capsys: pytest.C
     (folder / "a.txt").write_text("1 2 3 4 5 6 0 7 8\n")
     (folder / "b.txt").write_text("1 2 3 4 5 6 7 0 8\n")
     (folder / "c.txt").write_text("not a board\n")
-    assert main(["puzzle", "solve", str(folder)]) == 1  # one bad case: exit 1, the others still solved
+    assert main(["puzzle", "solve", str(folder)]) == 0  # a file of a folder that is not a case is skipped
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [
         f"# {folder / 'a.txt'}",
@@ -188,7 +191,11 @@ def test_a_folder_of_cases_is_solved_in_one_run(tmp_path: Path, capsys: pytest.C
         "1",
         "8 2",
     ]
-    assert "c.txt: error:" in captured.err and "total: cases=3 solved=2 slides=3" in captured.err
+    assert "c.txt: skipped, not a case (c.txt:1: expected an integer" in captured.err
+    assert "total: cases=2 solved=2 slides=3" in captured.err and "skipped=1" in captured.err
+    assert main(["puzzle", "solve", str(folder / "a.txt"), str(folder / "c.txt")]) == 1  # named: an error
+    captured = capsys.readouterr()
+    assert "c.txt:1: expected an integer" in captured.err and "total: cases=2 solved=1" in captured.err
     assert main(["puzzle", "solve", "--json", str(folder / "a.txt"), str(folder / "b.txt")]) == 0
     document = json.loads(capsys.readouterr().out)
     assert [c["length"] for c in document["cases"]] == [2, 1] and document["totals"]["slides"] == 3

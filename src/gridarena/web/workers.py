@@ -161,6 +161,8 @@ def _limit_memory(headroom: int) -> None:
 def worker_main(conn: Connection, headroom: int) -> None:
     """A worker's life: set its limits, say it is ready, then answer jobs until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server's terminal is the server's to handle
+    if not _warm:  # the fork server was started cold (by another pool of this process): warm before the limit
+        warm_all()
     _limit_memory(headroom)
     conn.send_bytes(b'{"ready":true}')
     while True:
@@ -177,8 +179,16 @@ def worker_main(conn: Connection, headroom: int) -> None:
             return
 
 
+_warm = False
+"""Whether this process (or the fork server it was forked from) has run :func:`warm_all`. A process has one
+fork server, started by the first pool that asks for it: when the arena's pool started it, the viewer's
+workers warm themselves, so that the kernels are loaded before the memory limit, not counted against it."""
+
+
 def warm_all() -> None:
     """Load the kernels of every bot the play page offers and of its hint bots (run by the fork server)."""
+    global _warm  # noqa: PLW0603 - one flag per process, inherited by the workers the fork server forks
+    _warm = True
     for game_name, entry in playable().items():
         try:
             game = make_for_request(entry.spec)
