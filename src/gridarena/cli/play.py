@@ -25,6 +25,7 @@ from typing import Any
 
 from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
+from gridarena.arena.runner import entrant_names
 from gridarena.cli.output import err, print_json
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
@@ -102,6 +103,7 @@ def play_one(
     if grace < 0:
         raise GridArenaError(f"--grace must be 0 or more seconds, not {grace}")
     bots = [make_bot(game, spec) for spec in specs]
+    names = entrant_names(specs, game.name)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         if not as_json:
@@ -109,13 +111,15 @@ def play_one(
     recorders: list[Recorder] = []
     if replay:
         state = game.new_initial_state(seed)
-        recorders.append(ReplayRecorder(replay, game, list(specs), seed, state, time_control=control))
+        recorders.append(
+            ReplayRecorder(replay, game, names, seed, state, time_control=control, players_specs=list(specs))
+        )
     try:
         record = play_game(
             game,
             bots,
             seed=seed,
-            names=list(specs),
+            names=names,
             clock=game_clock(control, game.num_players, clock=clock, grace=grace),
             max_plies=max_plies,
             recorders=recorders,
@@ -124,7 +128,7 @@ def play_one(
         for bot in bots:
             if hasattr(bot, "close"):
                 bot.close()
-    summary = game_summary(game, specs, seed, control, record, replay)
+    summary = game_summary(game, specs, seed, control, record, replay, names)
     if as_json:
         print_json(summary)
         return 0
@@ -143,8 +147,10 @@ def game_summary(
     control: str | None,
     record: GameRecord,
     replay: str | None,
+    names: Sequence[str],
 ) -> dict[str, JSON]:
-    """The result of one game as JSON: who won (seats with rank 1), why, and what the game reports."""
+    """The result of one game as JSON: who won (seats with rank 1), why, and what the game reports;
+    ``players`` are the names the players are shown by (:func:`entrant_names`), ``specs`` their specs."""
     outcome = record.outcome
     ranks = outcome.ranks()
     winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
@@ -152,7 +158,8 @@ def game_summary(
         "game": game.name,
         "params": dict(game.params),
         "seed": seed,
-        "players": list(specs),
+        "players": list(names),
+        "specs": list(specs),
         "time": control,
         "returns": list(outcome.returns),
         "ranks": list(ranks),
