@@ -96,12 +96,15 @@ _RUNNERS: Final = re.compile(
 def program_name(command: str) -> str:
     """The name a program typed as a command is shown by, as a file name without folder or suffix (at
     most 64 characters): the program itself, or for an interpreter (``python3``, ``java``, ``node``...)
-    its first argument that names a file, else its last word that is no option.
+    its first argument that names a file (or the module of ``-m``), else its last word that is no option.
 
     >>> program_name("python3 bots/random_bot.py"), program_name("./mybot"), program_name("java -Xss64m Player")
     ('random_bot', 'mybot', 'Player')
     >>> program_name("./mybot --level 3"), program_name("python3 -u /home/me/my_bot.py --depth 4")
     ('mybot', 'my_bot')
+    >>> program_name("python3 -m gridarena.cli.iceandfire bot wood1")
+    'iceandfire'
+
     """
     try:
         words = shlex.split(command)
@@ -111,7 +114,9 @@ def program_name(command: str) -> str:
     runners = 0
     while runners < len(words) - 1 and _RUNNERS.fullmatch(PurePath(words[runners]).name):
         runners += 1
-    if runners:
+    if runners and "-m" in words[runners:-1]:  # python -m package.module: the module's name
+        name = words[words.index("-m", runners) + 1].rsplit(".", 1)[-1]
+    elif runners:
         plain = [w for w in words[runners:] if not w.startswith("-")] or words[runners:]
         files = [w for w in plain if "/" in w or "\\" in w or "." in w.strip(".")]
         name = PurePath(files[0] if files else plain[-1]).name

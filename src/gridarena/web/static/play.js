@@ -25,13 +25,14 @@ function show(s) {
   board.dataset.plies = String(s.plies);
   let status;
   if (s.error) status = `error: ${s.error}`;
-  else if (s.over) status = `game over: ${s.result ? `${s.result.reason || s.result.termination} ${JSON.stringify(s.result.returns)}` : ""}`;
+  else if (s.over) status = `game over: ${s.verdict || (s.result ? s.result.reason || s.result.termination : "")}`;
   else status = s.your_turn ? "your move: click" : "the bot is thinking…";
   const line = document.getElementById("status");
   line.textContent = `ply ${s.plies} · ${status}`;
   line.dataset.over = String(s.over);
   line.dataset.yourTurn = String(s.your_turn);
-  document.getElementById("moves").innerHTML = s.turns.map((t) => `<li>${esc(s.names[t.player] ?? "chance")}: ${esc(t.action)}</li>`).join("");
+  document.getElementById("moves").innerHTML = s.turns.map((t, i) =>
+    `<li><span class="n">${i + 1}</span><span class="what">${esc(s.names[t.player] ?? "chance")}: ${esc(t.action)}</span></li>`).join("");
   const hint = document.getElementById("hint");
   hint.hidden = !s.hint || s.over;
   const link = document.getElementById("replay-link");
