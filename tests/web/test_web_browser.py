@@ -132,7 +132,7 @@ def test_a_forfeit_shows_as_a_banner_on_the_last_ply(server: Served, page: Any) 
     page.keyboard.press("End")
     page.wait_for_selector("#banner.forfeit", state="visible")
     banner = page.inner_text("#banner")
-    assert "crasher crashed (" in banner and "deliberate crash" in banner and banner.endswith("wins")
+    assert "crasher (blue) crashed (" in banner and "deliberate crash" in banner and banner.endswith("wins")
 
 
 def test_a_ply_link_opens_at_that_ply_and_out_of_range_clamps(server: Served, page: Any) -> None:
