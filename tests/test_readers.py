@@ -25,7 +25,7 @@ from gridarena.core.errors import GridArenaError
 from gridarena.core.files import read_text
 from gridarena.core.registry import available_games, make
 from gridarena.games.reversixt.formats import read_map, resolve_map_path
-from gridarena.games.reversixt.trace import read_trace_text, verify
+from gridarena.games.reversixt.net.trace import read_trace_text, verify
 from gridarena.games.slidingpuzzle.formats import parse_case, parse_pdb_config, parse_solution
 from gridarena.games.slidingpuzzle.pdb.fileformat import MAGIC, load_pdb
 

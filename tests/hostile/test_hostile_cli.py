@@ -3,6 +3,7 @@ traceback, an "internal error" (exit 2) or a machine out of memory."""
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import shutil
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from gridarena import __file__ as PACKAGE_INIT
 from gridarena.arena.store import Store
 from gridarena.cli.main import main
 
@@ -140,7 +142,33 @@ def non_root() -> int | None:
         return None
     if shutil.which("setpriv") is None:
         pytest.skip("running as root without setpriv: a read-only file cannot be made read-only for us")
+    why = cannot_import_as(NOBODY)
+    if why is not None:
+        pytest.skip(why)
     return NOBODY
+
+
+def private_folder(path: Path) -> Path | None:
+    """The first folder above ``path`` that users other than its owner and group cannot enter."""
+    for folder in reversed(path.parents):
+        if not folder.stat().st_mode & 0o001:
+            return folder
+    return None
+
+
+@functools.cache
+def cannot_import_as(user: int) -> str | None:
+    """Why ``user`` cannot run this Python and import gridarena (a checkout in a 0700 folder, as
+    ``mktemp -d`` makes), or None when it can."""
+    as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"]
+    command = [*as_user, sys.executable, "-c", "import gridarena"]
+    probe = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, cwd="/")
+    if probe.returncode == 0:
+        return None
+    source = Path(PACKAGE_INIT).resolve()
+    blocked = private_folder(source) or private_folder(Path(sys.executable))
+    where = f"{blocked} is private (mode {blocked.stat().st_mode & 0o777:o})" if blocked else "it cannot"
+    return f"user {user} cannot import gridarena from {source.parent}: {where}; this test needs another user"
 
 
 @pytest.mark.parametrize("folder_writable", [True, False])

@@ -21,7 +21,9 @@ from webtools import SAMPLER_TEXT, Served
 from gridarena import make, make_bot, play_game
 from gridarena.arena.replay import ReplayRecorder, read_replay
 
-SHOTS = Path(os.environ.get("GRIDARENA_SCREENSHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots"))
+SHOTS = Path(
+    os.environ.get("GRIDARENA_SCREENSHOTS", Path(__file__).resolve().parents[2] / "build" / "screenshots")
+)
 #: A result printed as numbers: an array of returns, or a float with its 16 digits.
 RAW_RESULT = re.compile(r"\[\s*-?\d|\d\.\d{5,}")
 #: What each game's sentence says (the test database's games: see webtools.TOURNAMENTS).
@@ -48,7 +50,9 @@ def open_last_ply(server: Served, page: Any, tournament: int) -> Any:
     page.goto(f"{server.url}/tournaments/{tournament}/games/0/0")
     page.wait_for_selector("#board svg")
     page.keyboard.press("End")
-    page.wait_for_function("(n) => document.querySelector('#board').dataset.ply === String(n)", arg=len(replay.turns))
+    page.wait_for_function(
+        "(n) => document.querySelector('#board').dataset.ply === String(n)", arg=len(replay.turns)
+    )
     return replay
 
 
@@ -93,7 +97,9 @@ def test_a_reversixt_replay_shows_no_map_text_and_no_raw_result(server: Served, 
     assert not [row for row in map_rows if row in page.inner_text("body")]
 
 
-def test_an_opening_is_counted_and_listed_as_the_board_counts_it(server: Served, page: Any, shots: Path) -> None:
+def test_an_opening_is_counted_and_listed_as_the_board_counts_it(
+    server: Served, page: Any, shots: Path
+) -> None:
     replay = read_replay(replay_path(server, 6, 0, 0))
     opening = replay.header["opening"]
     assert len(opening) == 2
@@ -104,7 +110,10 @@ def test_an_opening_is_counted_and_listed_as_the_board_counts_it(server: Served,
     assert board_ply == "2" and page.inner_text("#ply-label") == f"ply 2 / {last}"
     page.keyboard.press("ArrowRight")
     wait_ply(page, 1)
-    assert page.get_attribute("#board svg", "data-ply") == "3" and page.inner_text("#ply-label") == f"ply 3 / {last}"
+    assert (
+        page.get_attribute("#board svg", "data-ply") == "3"
+        and page.inner_text("#ply-label") == f"ply 3 / {last}"
+    )
     assert "ply=3" in page.url
     numbers = page.eval_on_selector_all("#moves li .n", "ns => ns.map(n => n.innerText)")
     assert numbers == [str(n) for n in range(1, last + 1)]  # every ply, the two placements first

@@ -22,7 +22,7 @@ position to move stands in. A tournament's games are analysed as jobs on the are
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -164,6 +164,7 @@ def analyze_positions(
     deadline: float | None = None,
     analyser: Analyser | None = None,
     budget: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
     """Analyse the moves of a game given as its positions (``states[n]`` before ply ``n``) and actions.
 
@@ -171,6 +172,7 @@ def analyze_positions(
     after the first have taken ``budget`` seconds, the remaining moves are left out and the analysis
     is marked incomplete. The first move is outside the budget: it carries the analyser's start-up
     (kernels compiled, tables loaded), which a per-ply budget should not pay for.
+    ``progress(plies done, plies)`` after each ply.
     """
     analyser = analyser if analyser is not None else make_analyser(game, seconds)
     start = time.perf_counter()
@@ -198,6 +200,8 @@ def analyze_positions(
                 n, player, text, before, after, loss(kind, before, after), mark(kind, before, after), at
             )
         )
+        if progress is not None:
+            progress(n + 1, len(actions))
     result.graph = graph(game, analyser.kind, result.plies, len(names))
     result.seconds = time.perf_counter() - start
     return result
@@ -228,15 +232,17 @@ def analyze_replay(
     seconds: float = DEFAULT_SECONDS,
     deadline: float | None = None,
     budget: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
-    """Analyse a replay's moves (as far as the engine can rebuild them); see :func:`analyze_positions`."""
+    """Analyse a replay's moves (as far as the engine can rebuild them); ``budget`` and ``progress`` as
+    for :func:`analyze_positions`."""
     positions = replay_positions(replay)
     if positions.game is None:
         raise AnalysisError(positions.problem or "the engine cannot rebuild this game")
     names = [str(p.get("name")) for p in replay.header.get("players") or [] if isinstance(p, Mapping)]
     actions = positions.actions
     return analyze_positions(
-        positions.game, positions.states, actions, names, seconds, deadline, budget=budget
+        positions.game, positions.states, actions, names, seconds, deadline, budget=budget, progress=progress
     )
 
 

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from gridarena.arena.players import program_name
 from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, replay_turn, write_document
+from gridarena.core.bot import Closes, ReportsLatency, WantsResult, WantsTimeControl
 from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError, SpecError
@@ -193,7 +194,7 @@ def build_bot(
 ) -> Any:
     """A bot from its spec (the registry, or ``extra_bots``), told the time control if it wants it."""
     bot = make_bot(game, spec, extra=extra_bots)
-    if hasattr(bot, "time_control"):  # a program that is told the control at start-up
+    if isinstance(bot, WantsTimeControl):  # a program that is told the control at start-up
         bot.time_control = time_control
     return bot
 
@@ -291,7 +292,7 @@ class _EndBots:
     def result(self, record: GameRecord) -> None:
         """Send the result to every bot that wants it."""
         for bot in self.bots:
-            if hasattr(bot, "end"):
+            if isinstance(bot, WantsResult):
                 bot.end(record.outcome)
 
 
@@ -365,13 +366,14 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         )
     finally:
         for bot in bots:
-            if hasattr(bot, "close"):
+            if isinstance(bot, Closes):
                 bot.close()
     stats = time_stats(record, game.num_players)
     for seat, bot in enumerate(bots):
-        latency = getattr(bot, "latency_ms", None)
-        if latency:  # an external program's measured round trips at start-up
-            stats[seat]["latency_ms"] = [round(x, 3) for x in latency]
+        if (
+            isinstance(bot, ReportsLatency) and bot.latency_ms
+        ):  # an external program's round trips at start-up
+            stats[seat]["latency_ms"] = [round(x, 3) for x in bot.latency_ms]
     result = result_record(task, record.outcome, record.plies, stats, record.final_state.result_info())
     if replay is not None:
         result.update(_finish_replay(task, jsonl, replay.writer.document()))

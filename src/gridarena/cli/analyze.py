@@ -32,6 +32,7 @@ from gridarena.arena.store import Store, database_path
 from gridarena.cli.help import examples
 from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
 from gridarena.cli.output import print_json, warn
+from gridarena.cli.progress import ticker
 from gridarena.core.errors import GridArenaError
 from gridarena.core.types import JSON
 
@@ -87,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.replay:
         raise AnalyzeUsageError("give a REPLAY file, or --db DB --tournament N")
     replay = read_replay(args.replay, warn=warn)
-    analysis = analyze_replay(replay, args.time)
+    with ticker(args.quiet, "plies analysed", transient=True) as tick:
+        analysis = analyze_replay(replay, args.time, progress=lambda done, plies: tick.update(done, plies))
     if args.html:
         write_html(args.replay, replay, analysis.to_json(), Path(args.html))
     if args.json:

@@ -19,7 +19,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
-from gridarena.arena.tournament import cores
+from gridarena.arena.load import cores
 from gridarena.cli.output import err, progress_enabled
 
 Report = Callable[[int, str], None]

@@ -23,17 +23,20 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from gridarena.arena.load import overload
 from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
 from gridarena.arena.runner import entrant_names
-from gridarena.cli.output import err, print_json
+from gridarena.cli.output import err, print_json, warn
+from gridarena.cli.progress import Ticker, ticker
+from gridarena.core.bot import Closes
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec, game_clock
-from gridarena.core.play import GameRecord, Recorder, play_game
+from gridarena.core.play import GameRecord, Recorder, Turn, play_game
 from gridarena.core.registry import make, make_bot
-from gridarena.core.specs import split_players
-from gridarena.core.types import JSON, Game
+from gridarena.core.specs import parse_spec, split_players
+from gridarena.core.types import JSON, Game, GameState
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -108,27 +111,33 @@ def play_one(
         seed = int.from_bytes(os.urandom(4), "big")
         if not as_json:
             err.print(f"seed {seed}")
+    loaded = overload() if control is not None else None
     recorders: list[Recorder] = []
     if replay:
         state = game.new_initial_state(seed)
         recorders.append(
             ReplayRecorder(replay, game, names, seed, state, time_control=control, players_specs=list(specs))
         )
+    # A person at the terminal reads the board there: no bar beneath it.
+    silent = quiet or as_json or any(parse_spec(spec)[0] == "human" for spec in specs)
     try:
-        record = play_game(
-            game,
-            bots,
-            seed=seed,
-            names=names,
-            clock=game_clock(control, game.num_players, clock=clock, grace=grace),
-            max_plies=max_plies,
-            recorders=recorders,
-        )
+        with ticker(silent, "plies", transient=True) as tick:
+            record = play_game(
+                game,
+                bots,
+                seed=seed,
+                names=names,
+                clock=game_clock(control, game.num_players, clock=clock, grace=grace),
+                max_plies=max_plies,
+                recorders=[*recorders, PlyCounter(tick)],
+            )
     finally:  # an external program is killed and reaped, whatever happened
         for bot in bots:
-            if hasattr(bot, "close"):
+            if isinstance(bot, Closes):
                 bot.close()
     summary = game_summary(game, specs, seed, control, record, replay, names)
+    if control is not None:
+        _warn_of_load(loaded or overload(), record, names)
     if as_json:
         print_json(summary)
         return 0
@@ -138,6 +147,31 @@ def play_one(
     if replay:
         print(f"replay: {summary['replay']}")
     return 0
+
+
+class PlyCounter:
+    """A recorder that shows a long game's progress: plies played (a ReversiXT game at 2 s a move takes minutes)."""
+
+    def __init__(self, tick: Ticker) -> None:
+        self.tick = tick
+
+    def turn(self, turn: Turn, state: GameState[Any]) -> None:
+        """One more ply."""
+        self.tick.update(turn.ply + 1)
+
+    def result(self, record: GameRecord) -> None:
+        """Nothing: the result is printed by the command."""
+
+
+def _warn_of_load(loaded: str | None, record: GameRecord, names: Sequence[str]) -> None:
+    """A timed game on a busy machine: say so (as tournaments do), above all when a move came too late."""
+    if loaded is None:
+        return
+    outcome = record.outcome
+    if outcome.termination == "timeout" and outcome.forfeit_player is not None:
+        warn(f"{names[outcome.forfeit_player]} lost on time while the {loaded}")
+    else:
+        warn(loaded)
 
 
 def game_summary(

@@ -28,7 +28,7 @@ from gridarena.cli.help import examples
 from gridarena.core.errors import GridArenaError
 from gridarena.games.reversixt.formats import read_map, resolve_map_path
 from gridarena.games.reversixt.mapinfo import describe
-from gridarena.games.reversixt.trace import read_trace_text, verify
+from gridarena.games.reversixt.net.trace import read_trace_text, verify
 
 NET_MODULE = "gridarena.cli.reversixt_net"
 

@@ -8,7 +8,9 @@ it with every move; ``--trace FILE`` writes the reference server's console forma
 ``gridarena reversixt verify-trace`` reads (``-`` for stdout; with several games ``{game}`` in the
 name, or ``.N`` before the suffix, gives one file per game). ``--replay FILE`` writes each game's
 replay (the arena's JSON Lines, for ``gridarena replay``), and ``--db FILE`` stores the games as the
-arena stores a tournament's (``gridarena results --db FILE``, ``gridarena serve --db FILE``).
+arena stores a tournament's, as they go (``gridarena results --db FILE``; ``gridarena serve --db FILE``
+shows the game being played). At start the server says what its requests carry: the depth byte is 1
+unless ``--depth 0``, as on the reference server, and a depth-aware bot then searches one ply.
 
 ``client`` plays a registered bot (``--bot``, default random) against any compliant server.
 """
@@ -34,9 +36,9 @@ from gridarena.core.play import Recorder
 from gridarena.core.registry import bot_table
 from gridarena.core.specs import format_spec, parse_spec
 from gridarena.core.types import JSON
-from gridarena.games.reversixt.client import ClientConfig, ClientError, play
+from gridarena.games.reversixt.net.client import WAITING, ClientConfig, ClientError, play
+from gridarena.games.reversixt.net.server import ReversiServer, ServedGame, ServerConfig, ServerError
 from gridarena.games.reversixt.rules import ReversiState
-from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig, ServerError
 
 SOURCE = "gridarena reversixt server"
 
@@ -136,7 +138,9 @@ def configure_client(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="keep retrying a refused connection for N seconds (default 0: fail at once)",
     )
-    parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only warnings, errors and what the client waits for"
+    )
 
 
 @contextmanager
@@ -211,10 +215,13 @@ class _TraceFiles:
 
 
 class _Database:
-    """``--db``: the games stored as a tournament's (rows and replay files, through the store's API).
+    """``--db``: the games stored as a tournament's, live, the way the arena stores its own.
 
-    The tournament is opened at the first finished game; its entrants are that game's groups. A later
-    game of other groups opens another tournament for the games left (the first one ends ``stopped``).
+    The tournament is opened (``running``) when the first game begins, its entrants that game's
+    groups, so ``gridarena serve`` lists it at once; each game's replay is written beside the database
+    as it is played (``<block>-0.jsonl``, what the viewer shows of a game in progress), then compacted
+    and stored with its row when the game ends. A later game of other groups opens another tournament
+    for the games left (the first one ends ``stopped``).
     """
 
     def __init__(self, path: str, config: dict[str, JSON], games: int) -> None:
@@ -233,17 +240,31 @@ class _Database:
         self.entrants, self.block = entrants, 0
         return self.tournament
 
-    def record(self, served: ServedGame, document: bytes) -> None:
-        """Store one game: its row, and its compact replay beside the database."""
-        entrants = sorted(f"group-{g}" for g in served.groups)
+    def begin(self, groups: Sequence[int]) -> Path:
+        """A game begins: its tournament (opened now if need be) and where its replay is written live."""
+        entrants = sorted(f"group-{g}" for g in groups)
         tournament = self.tournament if entrants == self.entrants else self._open(entrants)
         assert tournament is not None
-        target = self.store.replay_dir(tournament) / f"{self.block}-0.json.gz"
-        target.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.store.replay_dir(tournament)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{self.block}-0.jsonl"
+
+    def record(self, served: ServedGame, live: Path, document: bytes) -> None:
+        """Store one game: its row, and its compact replay in place of the live one."""
+        assert self.tournament is not None
+        target = live.with_suffix(".json.gz")
         sha = write_document(document, target)
+        live.unlink(missing_ok=True)
         seats, record = len(served.names), served.record
         task = GameTask(
-            tournament, self.block, 0, str(self.config["game"]), served.names, served.names, 0, (0,) * seats
+            self.tournament,
+            self.block,
+            0,
+            str(self.config["game"]),
+            served.names,
+            served.names,
+            0,
+            (0,) * seats,
         )
         stats = time_stats(record, seats)
         result = result_record(task, record.outcome, record.plies, stats, record.final_state.result_info())
@@ -266,6 +287,7 @@ class _Outputs:
     def __init__(self, args: argparse.Namespace, config: ServerConfig, stack: ExitStack) -> None:
         self.result, self.replay, self.config = args.result, args.replay, config
         self.replays: dict[int, list[ReplayRecorder]] = {}
+        self.live: dict[int, Path] = {}
         if self.result is not None:
             try:
                 Path(self.result).write_text("", encoding="utf-8")
@@ -303,8 +325,9 @@ class _Outputs:
         if self.replay:
             path = trace_path(self.replay, number, self.config.games)
             made.append(ReplayRecorder(path, state.game, names, 0, state, **extra))
-        if self.db is not None:  # kept in memory, written compacted beside the database
-            made.append(ReplayRecorder(None, state.game, names, 0, state, **extra))
+        if self.db is not None:  # written live beside the database, compacted when the game ends
+            self.live[number] = self.db.begin(groups)
+            made.append(ReplayRecorder(self.live[number], state.game, names, 0, state, **extra))
         self.replays[number] = made
         return list(made)
 
@@ -315,7 +338,7 @@ class _Outputs:
                 out.write(served.result_text())
         replays = self.replays.pop(served.number, [])
         if self.db is not None and replays:
-            self.db.record(served, replays[-1].writer.document())
+            self.db.record(served, self.live.pop(served.number), replays[-1].writer.document())
 
 
 def run_server(args: argparse.Namespace) -> int:
@@ -365,7 +388,8 @@ def run_client(args: argparse.Namespace) -> int:
         fallback_time=args.fallback_time,
         wait=args.wait,
     )
-    with _logging("gridarena.reversixt.client", logging.WARNING if args.quiet else logging.INFO, None):
+    # Quiet still says what the client waits for (its kernels: minutes on a cold cache; the server).
+    with _logging("gridarena.reversixt.client", WAITING if args.quiet else logging.INFO, None):
         result = asyncio.run(play(config))
     if result.disqualified:
         raise ClientError(f"player {result.player} was disqualified by the server")

@@ -17,6 +17,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from types import FrameType
 from typing import Any
 
@@ -42,6 +43,7 @@ from gridarena.arena.tournament import (
     run_tournament,
 )
 from gridarena.cli.output import err, print_json, progress_enabled, warn
+from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
@@ -52,13 +54,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="game name or spec (not needed with --resume)")
     parser.add_argument("--players", help="comma-separated bot specs; name=... sets a display name")
     parser.add_argument(
-        "--games", type=int, default=2, help="games per encounter, rounded up to whole blocks"
+        "--games", type=int, help="games per encounter, rounded up to whole blocks (default 2)"
     )
     parser.add_argument("--time", help="time control: 0.15, 150ms, 1/0.05, account:2, total:300, 60+0.5")
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time control measures")
     parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late")
     parser.add_argument("--seed", type=int, help="master seed (drawn, printed and stored when absent)")
-    parser.add_argument("--seeds", help="explicit single-player run seeds, e.g. 869,84,400")
+    parser.add_argument(
+        "--seeds",
+        help="the games' own seeds instead of --games, one round each: 869,84,400 (single-player runs), "
+        "1,2,3 (each encounter plays each seed, seats swapped: CodinGame's seeds for iceandfire)",
+    )
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -110,10 +116,12 @@ def _config(args: argparse.Namespace) -> TournamentConfig | None:
         players += players_from_file(args.players_file)
     if not args.game or not players:
         raise TournamentError("give a GAME and --players or --players-file (or --resume ID)")
+    if args.seeds and args.games is not None:
+        raise TournamentError("give --games or --seeds, not both: with --seeds every seed is one round")
     return TournamentConfig(
         game=args.game,
         players=tuple(players),
-        games=args.games,
+        games=2 if args.games is None else args.games,
         seed=args.seed,
         format=args.format,
         candidates=args.candidates,
@@ -219,9 +227,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"gridarena tournament: error: {exc}", file=sys.stderr)
         return 2
     interrupts = _Interrupts()
+    stack = ExitStack()
     progress: Callable[[Progress], None] | None = display
+    if display is None and not (args.quiet or args.json):  # no terminal: a line every few seconds
+        lines = stack.enter_context(ticker(False, "games"))
+
+        def progress(state: Progress) -> None:
+            detail = f"{state.forfeits} forfeited" if state.forfeits else ""
+            lines.update(state.games_done, state.games_total, detail)
+
     try:
-        with interrupts:
+        with stack, interrupts:
             if display is not None:
                 display.live.start()
             try:

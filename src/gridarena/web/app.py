@@ -39,6 +39,7 @@ from gridarena.core.specs import parse_spec
 from gridarena.web.analysis import analysed_games, bounded_analysis, stored_analysis
 from gridarena.web.frames import ReplayView, header_summary, view_of
 from gridarena.web.guard import LOOPBACK_NAMES, Guard
+from gridarena.web.live import live_files, live_games
 from gridarena.web.pages import page, viewer_page
 from gridarena.web.play import PlayError, PlaySession, Sessions, hint_bot
 from gridarena.web.words import entrant_html, entrants, game_title, stored_result
@@ -158,11 +159,13 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
 
 
 def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
-    """The report (``gridarena results --json``) and every stored game with its replay link."""
+    """The report (``gridarena results --json``), every stored game with its replay link and the games
+    being played (``live``)."""
     with settings.store() as store:
         report = build_report(store, tournament)
         games = store.games(tournament, done_only=False)
         analysed = analysed_games(store, tournament)
+        live = live_games(store, tournament, settings.replays)
     rows = [
         {
             "block": g["block"],
@@ -182,15 +185,16 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
         }
         for g in games
     ]
-    return {"report": report, "games": rows, "seed_text": str(report["seed"])}
+    return {"report": report, "games": rows, "live": live, "seed_text": str(report["seed"])}
 
 
 def signature(settings: Settings, tournament: int) -> tuple[Any, ...]:
-    """What changes when a game is stored or the status moves: the live page's trigger."""
+    """What changes when a game begins, is stored, or the status moves: the live page's trigger."""
     with settings.store() as store:
         status = store.tournament(tournament).status
         games, last = store.progress(tournament)
-    return (status, games, last)
+        playing = live_files(store, tournament) if status == "running" else ()
+    return (status, games, last, playing)
 
 
 # -- handlers -------------------------------------------------------------------------------------
@@ -229,10 +233,9 @@ async def index(request: Request) -> HTMLResponse:
             "<th>games</th><th>status</th><th>seed</th></tr>"
         )
         for t in rows:
-            players = entrant_html(t["entrants"])
             body.append(
                 f'<tr><td><a href="/tournaments/{t["id"]}">{t["id"]}</a></td><td>{html.escape(t["created"])}</td>'
-                f"<td>{html.escape(t['game_title'])}</td><td>{players}</td>"
+                f"<td>{html.escape(t['game_title'])}</td><td>{entrant_html(t['entrants'])}</td>"
                 f'<td class="num">{t["games"]}</td><td><span class="badge {html.escape(t["status"])}">'
                 f"{html.escape(t['status'])}</span></td><td><code>{t['seed']}</code></td></tr>"
             )

@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 from gridarena.core.bot import Decision
 from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import TurnClock
-from gridarena.games.reversixt.client import ClientConfig, play
 from gridarena.games.reversixt.formats import MAPS_DIR
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.client import ClientConfig, play
+from gridarena.games.reversixt.net.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
     Group,
@@ -31,7 +31,7 @@ from gridarena.games.reversixt.protocol import (
     encode,
     read_message,
 )
-from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig
+from gridarena.games.reversixt.net.server import ReversiServer, ServedGame, ServerConfig
 
 OTHELLO8 = MAPS_DIR / "othello8.map"
 

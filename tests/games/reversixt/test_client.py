@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from net_harness import OTHELLO8, RECORDING, RecordingBot
 
-from gridarena.games.reversixt.client import ClientConfig, ClientError, ClientResult, play, safety_margin
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.client import ClientConfig, ClientError, ClientResult, play, safety_margin
+from gridarena.games.reversixt.net.protocol import (
     Disqualification,
     EndGame,
     EndPhase1,
@@ -194,7 +194,7 @@ def test_being_disqualified_ends_the_client_without_an_error_from_play() -> None
 
 
 def test_wait_retries_a_refused_connection_until_the_server_is_up() -> None:
-    from gridarena.games.reversixt.server import ReversiServer, ServerConfig
+    from gridarena.games.reversixt.net.server import ReversiServer, ServerConfig
 
     async def scenario() -> list[ClientResult]:
         probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
@@ -214,7 +214,7 @@ def test_wait_retries_a_refused_connection_until_the_server_is_up() -> None:
 def test_registered_search_bots_play_through_the_client_within_the_depth_byte(search_kernels: None) -> None:
     from net_harness import DepthRecorder, run_games
 
-    from gridarena.games.reversixt.client import ClientConfig as Config
+    from gridarena.games.reversixt.net.client import ClientConfig as Config
 
     def factory(bot: str) -> Callable[[int], Awaitable[ClientResult]]:
         return lambda port: play(Config(port=port, bot=bot, extra_bots=RECORDING))

@@ -22,9 +22,9 @@ from net_harness import OTHELLO8
 from gridarena.core.bot import Decision
 from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import TurnClock
-from gridarena.games.reversixt.client import ClientConfig, play, quick_move
 from gridarena.games.reversixt.formats import parse_map
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.client import ClientConfig, play, quick_move
+from gridarena.games.reversixt.net.protocol import (
     EndGame,
     Group,
     MapData,

@@ -10,10 +10,10 @@ from typing import Any
 from gridarena.core.errors import SpecError
 from gridarena.core.types import Game
 from gridarena.games.isolation.ai import heuristics
-from gridarena.games.isolation.ai.best import BEST_MARGIN_MS, BEST_NODES, BestBot, ImprovedDepthPlayer
+from gridarena.games.isolation.ai.best import BEST_MARGIN_MS, BEST_NODES, BestBot
 from gridarena.games.isolation.ai.greedy import GreedyBot
 from gridarena.games.isolation.aind import samples
-from gridarena.games.isolation.aind.adapter import AindBot
+from gridarena.games.isolation.aind.adapter import AindBot, AindImprovedDepthPlayer
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, IsolationPlayer, MinimaxPlayer
 from gridarena.games.isolation.aind.loader import agent_file
 from gridarena.games.isolation.rules import State
@@ -43,7 +43,7 @@ def make_best_nodes(game: Game[Any], seed: int | None = None) -> BestBot:
 
 def make_ab_improved_depth(game: Game[Any], seed: int | None = None) -> AindBot:
     """AB_Improved's load-independent proxy: improved_score alpha-beta to fixed depths by ply."""
-    return AindBot(ImprovedDepthPlayer(), "ab_improved_depth", seed)
+    return AindBot(AindImprovedDepthPlayer(), "ab_improved_depth", seed)
 
 
 def make_aind(

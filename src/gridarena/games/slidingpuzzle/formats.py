@@ -270,6 +270,10 @@ def parse_case(text: str, path: str = "<input>", *, blank_first: bool = False) -
 # PDB configuration (the reference student solution's generator input)
 
 
+class PdbError(GridArenaError, ValueError):
+    """A pattern database that cannot be built or used as asked."""
+
+
 @dataclass(frozen=True, slots=True)
 class PdbConfig:
     """A PDB set to build: the goal board and, per database, an output path and its tiles."""

@@ -80,6 +80,13 @@ function gameList(games) {
   return `<h2>Games (${games.length})</h2><table id="games"><tr><th>block</th><th>game</th><th>result</th><th>termination</th><th>plies</th><th></th></tr>${rows}</table>`;
 }
 
+function liveList(live) {
+  if (!live.length) return "";
+  const rows = live.map((g) => `<tr><td class="num">${g.block}</td><td class="num">${g.game}</td>` +
+    `<td class="num">${g.plies}</td><td>${g.url ? `<a href="${esc(g.url)}">watch</a> (reload for new moves)` : ""}</td></tr>`).join("");
+  return `<h2>Being played (${live.length})</h2><table id="live-games"><tr><th>block</th><th>game</th><th>plies so far</th><th></th></tr>${rows}</table>`;
+}
+
 function render(data, live) {
   const r = data.report;
   for (const e of r.entrants || []) specs.set(e.name, e.spec);
@@ -90,7 +97,7 @@ function render(data, live) {
     `<span id="players">${players}</span> · seed <code>${esc(data.seed_text ?? r.seed)}</code> · ${r.blocks.done}/${r.blocks.scheduled} blocks done · ` +
     `<span id="game-count">${data.games.length}</span> games stored</p>` + entrantList(r) +
     standings(r) + (r.match_text ? `<pre id="match">${esc(r.match_text)}</pre>` : "") +
-    crosstable(r) + forfeits(r, data.games) + bots(r) + gameList(data.games);
+    liveList(data.live || []) + crosstable(r) + forfeits(r, data.games) + bots(r) + gameList(data.games);
 }
 
 async function main() {

@@ -21,7 +21,8 @@ import numpy as np
 
 from gridarena.core.errors import GridArenaError
 from gridarena.games.slidingpuzzle.board import Board
-from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+from gridarena.games.slidingpuzzle.formats import PdbError
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 MAGIC: Final = b"GAPDB\r\n\x1a"  # the PNG trick: text-mode copies and truncations show at once
 FORMAT_VERSION: Final = 1

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from gridarena.core.bot import Bot
+from gridarena.core.bot import Bot, WantsTimeControl, WarmUp
 from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
@@ -42,7 +42,7 @@ from gridarena.games.reversixt.formats import (
     is_stone,
     parse_map,
 )
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
     Disqualification,
@@ -68,6 +68,9 @@ from gridarena.games.reversixt.rules import (
 )
 
 log: Final = logging.getLogger("gridarena.reversixt.client")
+
+WAITING: Final = logging.INFO + 5
+"""The level of what the client waits for (its kernels, the server): said even by a quiet client."""
 
 INBOX_LIMIT: Final = 4096
 """Frames read ahead of the game (the server sends little unasked; a flood waits in the socket)."""
@@ -199,12 +202,11 @@ async def warm_up_before_connecting(config: ClientConfig) -> float | None:
     """
     game = ReversiXT(WARM_UP_MAP)
     bot = make_bot(game, config.bot, extra=config.extra_bots)
-    warm_up = getattr(bot, "warm_up", None)
-    if warm_up is None:
+    if not isinstance(bot, WarmUp):
         return None
-    log.info("bot %s: compiling or loading its kernels before connecting ...", config.bot)
+    log.log(WAITING, "bot %s: compiling or loading its kernels before connecting ...", config.bot)
     start = time.perf_counter()
-    await asyncio.to_thread(warm_up, game)
+    await asyncio.to_thread(bot.warm_up, game)
     seconds = time.perf_counter() - start
     log.info("bot %s: kernels ready in %.1f s (before connecting)", config.bot, seconds)
     return seconds
@@ -299,9 +301,8 @@ class _Session:
     def _prepare(self, bot: Bot, game: ReversiXT) -> None:
         start = time.perf_counter()
         bot.reset(game, self.me - 1, self.config.seed)
-        warm_up = getattr(bot, "warm_up", None)
-        if warm_up is not None:
-            warm_up(game)
+        if isinstance(bot, WarmUp):
+            bot.warm_up(game)
         log.debug("bot ready for this map after %.0f ms", 1000 * (time.perf_counter() - start))
 
     async def play(self) -> ClientResult:
@@ -356,9 +357,9 @@ class _Session:
                 f"the server asks us (player {self.me}) to move, but our state says "
                 + ("the game is over" if state.is_terminal() else f"player {mover} moves")
             )
-        if request.time_ms > 0 and getattr(self.bot, "time_control", "") is None:
+        if request.time_ms > 0 and isinstance(self.bot, WantsTimeControl) and self.bot.time_control is None:
             # The first request offers exactly one increment (spec 9.5); the account carries over.
-            self.bot.time_control = f"account:{request.time_ms / 1000:g}"  # type: ignore[attr-defined]
+            self.bot.time_control = f"account:{request.time_ms / 1000:g}"
         clock = turn_clock(request, self.config.fallback_time, received=arrived)
         if (
             not self.ready.done() and request.time_ms > 0
@@ -469,6 +470,7 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + config.wait
+    waited = False
     while True:
         try:
             return await asyncio.wait_for(
@@ -482,6 +484,11 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
             if loop.time() >= deadline:
                 why = "Connection refused" + (f" (for {config.wait:g} s)" if config.wait > 0 else "")
                 raise ClientError(f"cannot connect to {config.host}:{config.port}: {why}") from None
+            if not waited:
+                waited = True
+                log.log(
+                    WAITING, "waiting up to %g s for a server on %s:%d", config.wait, config.host, config.port
+                )
             await asyncio.sleep(0.05)
         except OSError as exc:
             # asyncio's own text repeats the address; a name that does not resolve has no errno text.

@@ -241,7 +241,7 @@ def decode(kind: int, payload: bytes) -> Message:
     >>> decode(5, b"\\x00\\x01")
     Traceback (most recent call last):
     ...
-    gridarena.games.reversixt.protocol.LengthError: message type 5 (move answer): length 2, expected 5
+    gridarena.games.reversixt.net.protocol.LengthError: message type 5 (move answer): length 2, expected 5
     """
     check_length(kind, len(payload), max_map=max(MAX_MAP_BYTES, len(payload)))
     cls, layout = _LAYOUT[kind]

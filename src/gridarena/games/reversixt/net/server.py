@@ -3,9 +3,9 @@
 The server listens, takes clients as they come and plays ``games`` games in a row. Each game runs
 in :func:`gridarena.core.play.play_game`, the loop every game and the arena share (on a thread of its
 own, while the sockets stay on the event loop): each client is a bot of that loop
-(:class:`~gridarena.games.reversixt.table.NetworkSeat`), the time account is the game clock's
+(:class:`~gridarena.games.reversixt.net.table.NetworkSeat`), the time account is the game clock's
 ``account:`` control (:class:`~gridarena.core.gameclock.GameTimer`, spec 9.5), and the broadcasts
-and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.table`). So a game
+and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.net.table`). So a game
 on the server yields the same :class:`~gridarena.core.play.GameRecord` as any other, and the
 ``recorders`` given to the server (the CLI's replay writer and results database) see it like any
 other game.
@@ -44,9 +44,15 @@ from gridarena.core.files import read_bytes
 from gridarena.core.gameclock import GameClock, TimeSpec, game_clock
 from gridarena.core.play import GameRecord, Recorder, play_game
 from gridarena.core.specs import unique_names
-from gridarena.games.reversixt.connection import FRAME_TIMEOUT, READ_LIMIT, STATUS, Connection, close_writer
 from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map, resolve_map_path
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.connection import (
+    FRAME_TIMEOUT,
+    READ_LIMIT,
+    STATUS,
+    Connection,
+    close_writer,
+)
+from gridarena.games.reversixt.net.protocol import (
     Group,
     MapData,
     MessageType,
@@ -54,8 +60,8 @@ from gridarena.games.reversixt.protocol import (
     ProtocolError,
     read_message,
 )
+from gridarena.games.reversixt.net.table import NetworkSeat, Table, TableRecorder
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT
-from gridarena.games.reversixt.table import NetworkSeat, Table, TableRecorder
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
@@ -128,6 +134,27 @@ class ServerConfig:
         if self.time_control is not None:
             return self.time_control
         return TimeSpec("account", per_move=self.time) if self.time > 0 else None
+
+    def requests_text(self) -> str:
+        """What every move request carries, in words (the server says it at start).
+
+        >>> ServerConfig("othello8").requests_text()
+        'move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit (time 0)'
+        >>> ServerConfig("othello8", time=2, depth=0).requests_text()
+        'move requests carry no depth limit (depth 0) and an account of 2 s added before each request'
+        """
+        depth = {
+            0: "no depth limit (depth 0)",
+            1: "depth 1 (bots search one ply; --depth 0 lifts the limit)",
+        }.get(self.depth, f"depth {self.depth} (bots search at most {self.depth} plies)")
+        spec = self.time_spec()
+        if spec is None:
+            clock = "no time limit (time 0)"
+        elif spec.kind == "account":
+            clock = f"an account of {spec.per_move:g} s added before each request"
+        else:
+            clock = f"what the time control {spec.to_text()} allows for the move"
+        return f"move requests carry {depth} and {clock}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +278,7 @@ class ReversiServer:
         log.info(
             "listening on %s:%d for %d-player games on %s", host, self.port, self.map.players, self.map_label
         )
+        log.info("%s", self.config.requests_text())
         return self.port
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

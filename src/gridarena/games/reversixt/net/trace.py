@@ -19,8 +19,8 @@ from pathlib import Path
 
 from gridarena.core.errors import GridArenaError, IllegalActionError
 from gridarena.core.files import read_bytes
-from gridarena.games.reversixt.console import board_rows, expected_marks, reference_board, reference_log
 from gridarena.games.reversixt.formats import CODES, SYMBOLS, ReversiMap
+from gridarena.games.reversixt.net.console import board_rows, expected_marks, reference_board, reference_log
 from gridarena.games.reversixt.rules import (
     PHASE_BOMBS,
     PHASE_OVER,
