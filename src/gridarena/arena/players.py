@@ -93,10 +93,16 @@ _RUNNERS: Final = re.compile(
 )
 
 
+def _is_code(word: str) -> bool:
+    """A word that is code given to an interpreter (``-c 'import time; ...'``), not a name."""
+    return any(c.isspace() or c in ";&|" for c in word)
+
+
 def program_name(command: str) -> str:
     """The name a program typed as a command is shown by, as a file name without folder or suffix (at
     most 64 characters): the program itself, or for an interpreter (``python3``, ``java``, ``node``...)
-    its first argument that names a file (or the module of ``-m``), else its last word that is no option.
+    its first argument that names a file (or the module of ``-m``), else its last word that is neither
+    an option nor code, else the interpreter.
 
     >>> program_name("python3 bots/random_bot.py"), program_name("./mybot"), program_name("java -Xss64m Player")
     ('random_bot', 'mybot', 'Player')
@@ -104,6 +110,8 @@ def program_name(command: str) -> str:
     ('mybot', 'my_bot')
     >>> program_name("python3 -m gridarena.cli.iceandfire bot wood1")
     'iceandfire'
+    >>> program_name("python3 -c 'import time; time.sleep(5)'")
+    'python3'
 
     """
     try:
@@ -117,9 +125,9 @@ def program_name(command: str) -> str:
     if runners and "-m" in words[runners:-1]:  # python -m package.module: the module's name
         name = words[words.index("-m", runners) + 1].rsplit(".", 1)[-1]
     elif runners:
-        plain = [w for w in words[runners:] if not w.startswith("-")] or words[runners:]
+        plain = [w for w in words[runners:] if not w.startswith("-") and not _is_code(w)]
         files = [w for w in plain if "/" in w or "\\" in w or "." in w.strip(".")]
-        name = PurePath(files[0] if files else plain[-1]).name
+        name = PurePath(files[0] if files else plain[-1] if plain else words[runners - 1]).name
     else:
         name = PurePath(words[0]).name
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
