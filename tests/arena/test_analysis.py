@@ -12,7 +12,8 @@ from gridarena import make, make_bot, play_game
 from gridarena.arena.analysis import analyze_positions, analyze_replay, player_summary
 from gridarena.arena.replay import ReplayRecorder, read_replay
 from gridarena.core.analysis import Evaluation, mark
-from gridarena.core.registry import available_games, has_analyser
+from gridarena.core.clock import TimeControl
+from gridarena.core.registry import available_games, has_analyser, make_analyser
 
 #: A short game per registered game, its players, and seconds per position for the analysis.
 GAMES: dict[str, tuple[str, list[str], float]] = {
@@ -72,6 +73,22 @@ def test_a_change_within_the_analysers_uncertainty_is_no_mark() -> None:
     assert mark("result", Evaluation(0.9, error=0.1), Evaluation(-0.9, error=0.1)) == "blunder"  # 1.8 - 0.2
     assert mark("score", Evaluation(2000.0, error=150.0), Evaluation(1700.0, error=150.0)) is None
     assert mark("distance", Evaluation(5.0, error=9.0), Evaluation(6.0, error=9.0)) == "wasted"  # exact kind
+
+
+def test_ice_and_fire_judges_a_move_at_the_same_ply_and_reports_its_uncertainty() -> None:
+    """The analyser's own move costs nothing (the mover is judged after it), and estimates carry an error."""
+    game = make("iceandfire")
+    state = game.new_initial_state(seed=2)
+    rng_bot = make_bot(game, "random", seed=2)
+    for _ in range(6):  # a few random turns: a position with units on the board
+        state = state.apply_action(rng_bot.act(state, TimeControl.for_seconds(1)).action)
+    analyser = make_analyser(game, 0.2)
+    mover = state.current_player()
+    before = analyser.evaluate(state, mover)
+    assert before is not None and before.best is not None and not before.exact
+    after = analyser.evaluate(state.apply_action(state.string_to_action(before.best)), mover)
+    assert after is not None and after.value == before.value and mark("result", before, after) is None
+    assert before.error >= 0 and after.error == before.error
 
 
 class SlowToStart:
