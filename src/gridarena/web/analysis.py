@@ -20,10 +20,11 @@ from typing import Any, Final
 
 from starlette.exceptions import HTTPException
 
-from gridarena.arena.analysis import AnalysisError, analysis_batch, analyze_replay
-from gridarena.arena.replay import read_replay
+from gridarena.arena.analysis import AnalysisError, analysis_batch, analyze_positions
+from gridarena.arena.replay import read_replay, replay_positions
 from gridarena.arena.store import Store
 from gridarena.core.registry import has_analyser
+from gridarena.web.frames import HeaderRefused, finite_replay, request_game
 
 WEB_POSITION_SECONDS: Final = 0.25
 """Seconds per position at most (less for a long game, see :data:`WEB_GAME_SECONDS`)."""
@@ -53,13 +54,25 @@ def analysed_games(store: Store, tournament: int) -> set[tuple[int, int]]:
 
 
 def _bounded(path: Path) -> dict[str, Any]:
-    replay = read_replay(path, warn=lambda _: None)
-    if not has_analyser(str(replay.header.get("game"))):
-        raise HTTPException(404, f"no analyser for {replay.header.get('game')}")
-    positions = len(replay.turns) + 1
-    seconds = min(WEB_POSITION_SECONDS, WEB_GAME_SECONDS / positions)
+    replay = finite_replay(read_replay(path, warn=lambda _: None))
+    try:  # the header's game is rebuilt as a request would name it: never a file it names
+        game = request_game(replay.header)
+    except HeaderRefused as exc:
+        raise HTTPException(400, str(exc)) from None
+    if not has_analyser(game.name):
+        raise HTTPException(404, f"no analyser for {game.name}")
+    count = len(replay.turns) + 1
+    seconds = min(WEB_POSITION_SECONDS, WEB_GAME_SECONDS / count)
+    positions = replay_positions(replay, game)
+    players = replay.header.get("players")
+    names = [str(p.get("name")) for p in players if isinstance(p, dict)] if isinstance(players, list) else []
     try:
-        analysis = analyze_replay(replay, seconds, budget=SLACK * seconds * positions + 1.0)
+        if positions.game is None:
+            raise AnalysisError(positions.problem or "the engine cannot rebuild this game")
+        budget = SLACK * seconds * count + 1.0
+        analysis = analyze_positions(
+            game, positions.states, positions.actions, names, seconds, budget=budget
+        )
     except AnalysisError as exc:
         raise HTTPException(404, str(exc)) from None
     return {**analysis.to_json(), "source": "made on request", "seconds_per_position": seconds}
