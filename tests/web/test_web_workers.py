@@ -65,7 +65,7 @@ def test_a_move_is_answered_as_text_with_the_bots_info(pool: WorkerPool) -> None
     "bot,words",
     [
         ("external(cmd='touch /tmp/gridarena-worker-pwned')", "starts a program"),
-        ("aind(file='/etc/passwd')", "imports a Python file"),
+        ("aind(file='/etc/passwd')", "aind reads or writes files on the server"),
         ("human", "terminal"),
         ("nosuchbot", "unknown bot"),
     ],

@@ -70,9 +70,7 @@ def _bounded(path: Path) -> dict[str, Any]:
         if positions.game is None:
             raise AnalysisError(positions.problem or "the engine cannot rebuild this game")
         budget = SLACK * seconds * count + 1.0
-        analysis = analyze_positions(
-            game, positions.states, positions.actions, names, seconds, budget=budget
-        )
+        analysis = analyze_positions(game, positions.states, positions.actions, names, seconds, budget=budget)
     except AnalysisError as exc:
         raise HTTPException(404, str(exc)) from None
     return {**analysis.to_json(), "source": "made on request", "seconds_per_position": seconds}

@@ -33,7 +33,7 @@ from gridarena.arena.replay import Replay, replay_positions
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
 from gridarena.core.registry import game_words, has_renderer, make_for_request, renderer
-from gridarena.core.specs import format_spec, parse_spec
+from gridarena.core.specs import parse_spec
 from gridarena.core.types import JSON, Game, GameState, Outcome
 from gridarena.core.words import Ending, Words, describe, option_rows, options
 
@@ -170,7 +170,7 @@ def request_game(header: Mapping[str, JSON]) -> Game[Any]:
         if not isinstance(name, str) or not isinstance(options, Mapping):
             raise GridArenaError('the header needs "game" (a spec) and "options" (an object)')
         base, params = parse_spec(name)
-        return make_for_request(format_spec(base, {**params, **options}))
+        return make_for_request(base, **{**params, **options})
     except (GridArenaError, RecursionError, MemoryError, ValueError, TypeError) as exc:
         raise HeaderRefused(f"the replay's game cannot be rebuilt here: {exc}") from None
 

@@ -330,7 +330,8 @@ async def api_play_hint(request: Request) -> JSONResponse:
     except WorkerError as exc:
         if session.over or session.resigned:
             raise HTTPException(409, "the game ended while the hint was being worked out") from None
-        raise HTTPException(500, f"the hint bot failed: {exc}") from None
+        # The hint's worker was stopped (past its time or memory) or died: no hint this time, never a 500.
+        raise HTTPException(503, f"no hint this time: {exc}", headers={"retry-after": "2"}) from None
     finally:
         session.end(lease)
         lease.release()
