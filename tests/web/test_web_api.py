@@ -11,7 +11,7 @@ from webtools import Served
 from gridarena.cli.main import main
 
 
-@pytest.mark.parametrize("tournament", [1, 2, 3])
+@pytest.mark.parametrize("tournament", [1, 2, 3, 4, 5, 6])
 def test_the_report_is_the_results_command_output(
     server: Served, tournament: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -24,12 +24,13 @@ def test_the_report_is_the_results_command_output(
 
 def test_tournaments_newest_first_and_games_link_their_replays(server: Served) -> None:
     listed: list[dict[str, Any]] = server.json("/api/tournaments")
-    assert [t["id"] for t in listed] == [3, 2, 1]
-    assert [t["game"] for t in listed] == [
+    assert [t["id"] for t in listed] == [6, 5, 4, 3, 2, 1]
+    assert [t["game"] for t in listed][3:] == [
         "pentocity",
         "slidingpuzzle(rows=3,cols=3,scramble=24)",
         "isolation",
     ]
+    assert listed[2]["game_title"] == "reversixt (map sampler, text: 14 lines of text)"  # no map text
     for game in server.json("/api/tournaments/1")["games"]:
         replay = server.json(game["url"].replace("/tournaments/", "/api/tournaments/"))
         assert replay["plies"] == game["plies"] == len(replay["turns"])

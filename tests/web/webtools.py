@@ -26,7 +26,9 @@ import webbots
 
 from gridarena.arena.replay import read_replay, replay_game, replay_start
 from gridarena.arena.tournament import TournamentConfig
+from gridarena.core.specs import format_spec
 from gridarena.core.types import GameState
+from gridarena.games.reversixt.formats import read_map, resolve_map_path, write_map
 
 CHROMIUM = Path(os.environ.get("GRIDARENA_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [
@@ -40,11 +42,22 @@ FLAGS = [
 ]
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
-#: The tournaments of the test database, in the order they are stored (ids 1, 2, 3).
+#: A ReversiXT map given as text (as the server and the course's clients give it): its page must not show it.
+SAMPLER_TEXT = write_map(read_map(resolve_map_path("sampler")))
+
+#: The tournaments of the test database, in the order they are stored (ids 1 to 6): one of each game,
+#: and an Isolation tournament whose games start after a two-ply opening.
 TOURNAMENTS = (
     TournamentConfig("isolation", ("greedy", "random", "crasher"), games=2, seed=7, extra_bots=webbots.BOTS),
     TournamentConfig("slidingpuzzle(rows=3,cols=3,scramble=24)", ("solver",), games=1, seed=3),
     TournamentConfig("pentocity", ("example",), games=1, seed=1),
+    TournamentConfig(
+        format_spec("reversixt", {"map": "sampler", "text": SAMPLER_TEXT}), ("random",) * 3, seed=2
+    ),
+    TournamentConfig("iceandfire", ("wood1", "wood2"), games=1, seed=4),
+    TournamentConfig(
+        "isolation(width=5,height=5)", ("greedy", "random"), games=1, seed=5, opening="random(plies=2)"
+    ),
 )
 
 

@@ -549,6 +549,7 @@ class ReplayRecorder:
         self.writer.turn(turn.to_json(state.to_text()))
 
     def result(self, record: GameRecord) -> None:
-        """Write the result and close the file."""
-        self.writer.result(record.outcome, record.plies, record.seconds)
+        """Write the result, with the final state's own figures (``info``: scores, turns), and close the file."""
+        info = record.final_state.result_info()
+        self.writer.result(record.outcome, record.plies, record.seconds, **({"info": info} if info else {}))
         self.writer.close()

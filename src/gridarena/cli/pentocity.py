@@ -330,23 +330,26 @@ def run_tournament(args: argparse.Namespace) -> int:
         make_bot(Pentocity(), player)
 
     cells: dict[tuple[str, str], list[Run]] = {}
+    names: list[str] = []
     backend = _backend(args.workers)
     try:
         for sequencer in sequencers:
             found = play_series(args, sequencer, players, [(s, s) for s in seeds], backend, lambda run: None)
-            for player, name in zip(players, found, strict=True):
-                cells[(sequencer, player)] = found[name]
+            names = list(found)  # the players' names (a long spec is shown by a short one)
+            for name in names:
+                cells[(sequencer, name)] = found[name]
                 if not args.quiet:
                     mean = summarize(found[name]).mean
                     shown = mean if mean is None else round(mean, 1)
-                    print(f"{player} on {sequencer}: mean {shown}", file=sys.stderr)
+                    print(f"{name} on {sequencer}: mean {shown}", file=sys.stderr)
     finally:
         backend.close()
     table = {key: summarize(results) for key, results in cells.items()}
     if args.json:
-        print(json.dumps(_tournament_json(players, sequencers, seeds, cells, table)))
+        data = _tournament_json(names, sequencers, seeds, cells, table)
+        print(json.dumps({**data, "specs": dict(zip(names, players, strict=True))}))
     else:
-        for line in tournament_table(players, sequencers, table):
+        for line in tournament_table(names, sequencers, table):
             print(line)
     return 0 if not any(s.failures for s in table.values()) else 1
 

@@ -12,11 +12,13 @@ import argparse
 from typing import Any
 
 from gridarena.arena.report import build_report
+from gridarena.arena.runner import entrant_names
 from gridarena.arena.store import Store, StoreError, database_path
 from gridarena.arena.text import DASH, format_text, standings_csv
 from gridarena.cli.options import ROW_ID
 from gridarena.cli.output import print_json
 from gridarena.core.files import write_text
+from gridarena.core.words import spec_title
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     with Store(path) as store:
         if args.list:
             for t in store.tournaments():
-                print(f"{t.id}\t{t.created}\t{t.status}\t{t.config['game']}\t{','.join(t.config['players'])}")
+                names = entrant_names(t.config["players"], str(t.config["game"]))
+                print(
+                    f"{t.id}\t{t.created}\t{t.status}\t{spec_title(str(t.config['game']))}\t{','.join(names)}"
+                )
             return 0
         tournament = store.tournament(args.tournament).id
         report = build_report(store, tournament, exclude_forfeits=args.exclude_forfeits)

@@ -28,6 +28,7 @@ from gridarena.core.errors import SpecError, UnknownNameError
 from gridarena.core.params import Param, check_names, check_values, request_problems
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import Game
+from gridarena.core.words import Words
 
 #: Where the catalogue's tables are (the one module that names every game and family).
 CATALOGUE: Final = "gridarena.catalogue"
@@ -257,6 +258,19 @@ def renderer(game: str) -> Callable[..., str]:
         raise UnknownNameError("renderer", game, [])
     function: Callable[..., str] = _load(reference)
     return function
+
+
+def game_words(game: str) -> Words:
+    """What ``game`` says to people (:class:`~gridarena.core.words.Words`): its own, or the common
+    words alone for a name the catalogue does not know (a replay of another version's game).
+
+    >>> game_words("reversixt").seats[0].name, game_words("no such game").seats
+    ('red', ())
+    """
+    if game not in _catalogue().GAMES or game_entry(game).words is None:
+        return Words()
+    words: Words = _load(str(game_entry(game).words))
+    return words
 
 
 def has_analyser(game: str) -> bool:

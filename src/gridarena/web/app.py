@@ -53,6 +53,7 @@ from gridarena.web.guard import LOOPBACK_NAMES, Guard
 from gridarena.web.live import live_files, live_games
 from gridarena.web.pages import page, viewer_page
 from gridarena.web.play import Sessions
+from gridarena.web.words import entrant_html, entrants, game_title, stored_result
 from gridarena.web.workers import WorkerPool
 
 REPLAY_SUFFIXES: Final = (".jsonl", ".json", ".json.gz")
@@ -179,7 +180,9 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
                 "created": t.created,
                 "status": t.status,
                 "game": t.config.get("game"),
+                "game_title": game_title(str(t.config.get("game"))),
                 "players": t.config.get("players"),
+                "entrants": entrants(str(t.config.get("game")), t.config.get("players") or []),
                 "games": counts.get(t.id, 0),
                 "seed": str(t.master_seed),
             }
@@ -208,6 +211,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
             "detail": g["detail"],
             "plies": g["plies"],
             "finished": g["finished"],
+            "result": stored_result(str(report["game"]), g),
             "url": f"/tournaments/{tournament}/games/{g['block']}/{g['game']}" if g["replay"] else None,
             "analysed": (g["block"], g["game"]) in analysed,
         }
@@ -262,10 +266,9 @@ async def index(request: Request) -> HTMLResponse:
             "<th>games</th><th>status</th><th>seed</th></tr>"
         )
         for t in rows:
-            players = ", ".join(t["players"] or [])
             body.append(
                 f'<tr><td><a href="/tournaments/{t["id"]}">{t["id"]}</a></td><td>{html.escape(t["created"])}</td>'
-                f"<td>{html.escape(str(t['game']))}</td><td>{html.escape(players)}</td>"
+                f"<td>{html.escape(t['game_title'])}</td><td>{entrant_html(t['entrants'])}</td>"
                 f'<td class="num">{t["games"]}</td><td><span class="badge {html.escape(t["status"])}">'
                 f"{html.escape(t['status'])}</span></td><td><code>{t['seed']}</code></td></tr>"
             )

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -31,9 +32,10 @@ from xml.sax.saxutils import escape, quoteattr
 from gridarena.arena.replay import Replay, replay_positions
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
-from gridarena.core.registry import has_renderer, make_for_request, renderer
+from gridarena.core.registry import game_words, has_renderer, make_for_request, renderer
 from gridarena.core.specs import parse_spec
-from gridarena.core.types import JSON, Game, GameState
+from gridarena.core.types import JSON, Game, GameState, Outcome
+from gridarena.core.words import Ending, Words, describe, option_rows, options
 
 VIEW_CACHE_BYTES: Final = 64 * 1024**2
 """The estimated memory the viewer's rebuilt replays may hold (:class:`ViewCache`)."""
@@ -82,7 +84,8 @@ class ReplayView:
         return [self.frame(ply) for ply in range(self.plies + 1)]
 
     def payload(self, **source: JSON) -> dict[str, JSON]:
-        """What the viewer's script reads: header, turns, result, plies, problem and per-move limit."""
+        """What the viewer's script reads: header, turns, result, plies, problem, per-move limit, and the
+        game's words (:meth:`words`)."""
         header = self.replay.header
         return {
             "header": header,
@@ -92,8 +95,56 @@ class ReplayView:
             "seed_text": None if header.get("seed") is None else str(header.get("seed")),
             "problem": self.problem,
             "limit_ms": move_limit_ms(header.get("time_control")),
+            "words": self.words(),
             "source": dict(source),
         }
+
+    def words(self) -> dict[str, JSON]:
+        """What the page says in words: the result as a sentence, the parameters as rows, each seat's
+        colour as its board draws it and its spec, and the plies played before the first stored one
+        (an opening: ``first_ply`` of them, listed in ``opening`` where the replay recorded them)."""
+        header = self.replay.header
+        words = game_words(str(header.get("game", "")))
+        names = player_names(header)
+        specs = header.get("players_specs")
+        rows = options(words, self.game) if self.game is not None else option_rows(_options(header))
+        opening = header.get("opening") if isinstance(header.get("opening"), list) else []
+        assert isinstance(opening, list)
+        return {
+            "result": self.result_sentence(words, names),
+            "options": [[label, value] for label, value in rows],
+            "seats": [
+                {"colour": words.seats[s].colour, "colour_name": words.seats[s].name}
+                if s < len(words.seats)
+                else None
+                for s in range(len(names))
+            ],
+            "specs": [str(spec) for spec in specs] if isinstance(specs, list) else None,
+            "first_ply": len(opening) if opening else self._first_ply(),
+            "opening": opening,
+        }
+
+    def result_sentence(self, words: Words, names: Sequence[str]) -> str:
+        """How the game ended, in the game's words (``no result`` for a replay that stops early)."""
+        result = self.replay.result
+        if not isinstance(result, Mapping) or not isinstance(result.get("returns"), list):
+            return "no result: the replay stops before the end"
+        info = result.get("info")
+        if not isinstance(info, Mapping):  # replays before the result kept them: ask the final state
+            last = self.states[-1] if self.states and len(self.states) == self.plies + 1 else None
+            info = last.result_info() if last is not None and last.is_terminal() else {}
+        try:
+            outcome = Outcome.from_json(result)
+        except (TypeError, ValueError, KeyError):
+            return "the replay's result cannot be read"
+        return describe(words, Ending(outcome, tuple(names), info))
+
+    def _first_ply(self) -> int:
+        """Plies played before the first stored one, as the board counts them (its ``data-ply``)."""
+        if self.game is None or not self.states or not has_renderer(self.game.name):
+            return 0
+        found = re.search(r'data-ply="(\d+)"', self.frame(0))
+        return int(found.group(1)) if found else 0
 
 
 def view_of(replay: Replay, game: Game[Any] | None = None) -> ReplayView:
@@ -240,10 +291,19 @@ def move_limit_ms(control: JSON) -> float | None:
     return spec.per_move * 1000.0 if spec.kind == "move" else None
 
 
+def player_names(header: Mapping[str, JSON]) -> list[str]:
+    """The players' names by seat, as the replay's header recorded them."""
+    players = header.get("players") or []
+    if not isinstance(players, list):
+        return []
+    return [str(p.get("name")) for p in players if isinstance(p, Mapping)]
+
+
+def _options(header: Mapping[str, JSON]) -> dict[str, JSON]:
+    found = header.get("options")
+    return dict(found) if isinstance(found, Mapping) else {}
+
+
 def header_summary(header: Mapping[str, JSON]) -> str:
     """One line naming the game and its players, for page titles."""
-    players = header.get("players") or []
-    names = (
-        [str(p.get("name")) for p in players if isinstance(p, Mapping)] if isinstance(players, list) else []
-    )
-    return f"{header.get('game')}: {' vs '.join(names)}"
+    return f"{header.get('game')}: {' vs '.join(player_names(header))}"

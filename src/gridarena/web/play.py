@@ -33,9 +33,10 @@ from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import UNTIMED, GameClock, game_clock
 from gridarena.core.play import GameRecord, Turn, play_game
-from gridarena.core.registry import has_renderer, playable, renderer
+from gridarena.core.registry import game_words, has_renderer, playable, renderer
 from gridarena.core.seeding import derive_seed
-from gridarena.core.types import JSON, Game, GameState, Player
+from gridarena.core.types import JSON, Game, GameState, Outcome, Player
+from gridarena.core.words import Ending, describe
 from gridarena.web.workers import KILL_GRACE, Lease, WorkerError, WorkerPool
 
 MAX_SESSIONS: Final = 32
@@ -423,10 +424,16 @@ class PlaySession:
                 "yours": yours,
                 "over": self.over,
                 "result": None if outcome is None or not self.over else outcome.to_json(),
+                "verdict": None if outcome is None or not self.over else self._verdict(outcome),
                 "error": self.error,
                 "replay": self.replay.name,
                 "hint": hint_bot(self.game.name),
             }
+
+    def _verdict(self, outcome: Outcome) -> str:
+        """How the game ended, in the game's words."""
+        info = self.state.result_info() if self.state.is_terminal() else {}
+        return describe(game_words(self.game.name), Ending(outcome, tuple(self.names), info))
 
 
 class Sessions:

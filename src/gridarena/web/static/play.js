@@ -39,7 +39,7 @@ function show(s) {
   board.dataset.plies = String(s.plies);
   let status;
   if (s.error) status = `error: ${s.error}`;
-  else if (s.over) status = `game over: ${s.result ? `${s.result.reason || s.result.termination} ${JSON.stringify(s.result.returns)}` : ""}`;
+  else if (s.over) status = `game over: ${s.verdict || (s.result ? s.result.reason || s.result.termination : "")}`;
   else if (!s.yours) status = "watching (this game was started in another browser)";
   else status = s.your_turn ? "your move: click" : "the bot is thinking…";
   const line = document.getElementById("status");
@@ -47,7 +47,8 @@ function show(s) {
   line.dataset.over = String(s.over);
   line.dataset.yourTurn = String(s.your_turn && s.yours);
   const list = document.getElementById("moves");
-  list.innerHTML = turns.map((t) => `<li>${esc(names[t.player] ?? "chance")}: ${esc(t.action)}</li>`).join("");
+  list.innerHTML = turns.map((t, i) =>
+    `<li><span class="n">${i + 1}</span><span class="what">${esc(names[t.player] ?? "chance")}: ${esc(t.action)}</span></li>`).join("");
   document.getElementById("hint").hidden = !s.hint || s.over || !s.yours;
   document.getElementById("resign").hidden = s.over || !s.yours;
   const link = document.getElementById("replay-link");
