@@ -135,7 +135,7 @@ def test_an_agent_file_with_only_custom_score_plays_with_our_players(tmp_path: P
 
 def test_an_agent_file_without_custom_score_is_refused(tmp_path: Path) -> None:
     (tmp_path / "game_agent.py").write_text("class AlphaBetaPlayer:\n    pass\n")
-    with pytest.raises(AgentLoadError, match="game_agent.py: no custom_score"):
+    with pytest.raises(AgentLoadError, match=r"game_agent\.py: no custom_score"):
         candidates(tmp_path / "game_agent.py")
 
 
