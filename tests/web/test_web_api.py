@@ -49,16 +49,17 @@ def test_a_live_stream_starts_with_the_report(server: Served) -> None:
 def test_an_isolation_hint_is_a_legal_cell(server: Served) -> None:
     import urllib.request
 
+    headers = {"content-type": "application/json"}
+
     def post(path: str, body: dict[str, Any]) -> Any:
-        request = urllib.request.Request(
-            server.url + path, json.dumps(body).encode(), {"content-type": "application/json"}
-        )
+        request = urllib.request.Request(server.url + path, json.dumps(body).encode(), headers)
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
 
     game = post(
         "/api/play", {"game": "isolation", "spec": "isolation(width=5,height=5)", "opponent": "greedy"}
     )
+    headers["x-gridarena-token"] = game["token"]
     after = post(f"/api/play/{game['id']}/move", {"action": "c3"})
     hint = post(f"/api/play/{game['id']}/hint", {})
     assert hint["by"] == "alphabeta(depth=3)" and hint["info"]

@@ -211,6 +211,38 @@ def test_play_a_whole_isolation_game_against_random_by_clicking(server: Served, 
     wait_ply(page, 0)
 
 
+def test_a_game_is_its_starters_others_watch_and_it_can_be_resigned(
+    server: Served, page: Any, browser_context: Any, screenshots: Path
+) -> None:
+    page.goto(server.url + "/play")
+    page.select_option("#game", "isolation")
+    page.select_option("#opponent", "greedy")
+    page.click("#start")
+    page.wait_for_function("() => document.querySelector('#status').dataset.yourTurn === 'true'")
+    page.locator("#board [data-action]").first.click()
+    page.wait_for_function("() => document.querySelector('#board').dataset.plies === '2'")
+    page.wait_for_function("() => document.querySelector('#status').dataset.yourTurn === 'true'")
+    assert page.locator("#moves li").count() == 2 and page.locator("#resign").is_visible()
+    page.screenshot(path=str(screenshots / "web-play-isolation.png"))
+    url = page.url
+    cookies = browser_context.cookies()
+    browser_context.clear_cookies()  # another browser: no token
+    page.goto(url)
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('watching')")
+    assert page.locator("#resign").is_hidden() and page.locator("#hint").is_hidden()
+    page.locator("#board [data-action]").first.click()
+    page.wait_for_selector("#message:not([hidden])")
+    assert "belongs to whoever started it" in page.inner_text("#message")
+    assert page.get_attribute("#board", "data-plies") == "2"
+    browser_context.add_cookies(cookies)
+    page.goto(url)
+    page.wait_for_function("() => document.querySelector('#status').dataset.yourTurn === 'true'")
+    assert page.locator("#moves li").count() == 2  # the moves the page had not seen, once
+    page.click("#resign")
+    page.wait_for_function("() => document.querySelector('#status').dataset.over === 'true'")
+    assert "the player left the game" in page.inner_text("#status")
+
+
 def test_solve_a_puzzle_by_clicking_tiles_with_hints(server: Served, page: Any, screenshots: Path) -> None:
     page.goto(server.url + "/play")
     page.select_option("#game", "slidingpuzzle")

@@ -85,17 +85,21 @@ def program_spec(game: Game[Any], command: str) -> str:
 
 
 def program_name(command: str) -> str:
-    """The name a program typed as a command is shown by: its last word that is not an option, as a
-    file name without its folder or suffix (at most 64 characters).
+    """The name a program typed as a command is shown by: its last word that is neither an option nor
+    code, as a file name without its folder or suffix (at most 64 characters).
 
     >>> program_name("python3 bots/random_bot.py"), program_name("./mybot"), program_name("java -Xss64m Player")
     ('random_bot', 'mybot', 'Player')
+    >>> program_name("python3 -c 'import time; time.sleep(5)'")
+    'python3'
+
     """
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    plain = [w for w in words if not w.startswith("-")] or words or ["program"]
+    plain = [w for w in words if not w.startswith("-") and not any(c.isspace() or c in ";&|" for c in w)]
+    plain = plain or words or ["program"]
     name = PurePath(plain[-1]).name
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     return (stem or name or "program")[:64]

@@ -319,10 +319,14 @@ class Positions:
     problem: str | None
 
 
-def replay_positions(replay: Replay) -> Positions:
-    """Replay the stored actions with the engine, as far as it agrees with the stored positions."""
+def replay_positions(replay: Replay, game: Game[Any] | None = None) -> Positions:
+    """Replay the stored actions with the engine, as far as it agrees with the stored positions.
+
+    ``game`` is the replay's game when the caller built it (the web viewer, through the registry's
+    request-safe constructor); by default it is built from the header with :func:`replay_game`.
+    """
     try:
-        game = replay_game(replay.header)
+        game = replay_game(replay.header) if game is None else game
         state = replay_start(game, replay.header)
     except GridArenaError as exc:
         return Positions(None, [], [], f"the engine cannot rebuild this game ({exc})")

@@ -106,7 +106,7 @@ def make(name: str, **params: Any) -> Game[Any]:
     return factory(**checked)
 
 
-def make_for_request(spec: str) -> Game[Any]:
+def make_for_request(spec: str, **params: Any) -> Game[Any]:
     """:func:`make` for a spec that came from the network: refused when a parameter names a file on
     the server's disk (only the files packaged with gridarena may be named), before anything is read.
 
@@ -115,13 +115,14 @@ def make_for_request(spec: str) -> Game[Any]:
     ...
     gridarena.core.catalogue.UnsafeSpecError: reversixt: map='/etc/passwd' names a file on the server's disk; a request may give only a packaged map (mini, othello8, sampler)
     """
-    name, params = parse_spec(spec)
+    name, spec_params = parse_spec(spec)
+    merged = {**spec_params, **params}
     table = parameters(name)
-    check_names(name, table, params)
-    problems = request_problems(name, table, params)
+    check_names(name, table, merged)
+    problems = request_problems(name, table, merged)
     if problems:
         raise UnsafeSpecError(problems[0])
-    return make(spec)
+    return make(name, **merged)
 
 
 def bot_table(game: str) -> Mapping[str, BotEntry]:

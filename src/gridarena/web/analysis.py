@@ -19,10 +19,11 @@ from typing import Any, Final
 
 from starlette.exceptions import HTTPException
 
-from gridarena.arena.analysis import AnalysisError, analysis_batch, analyze_replay
-from gridarena.arena.replay import read_replay
+from gridarena.arena.analysis import AnalysisError, analysis_batch, analyze_positions
+from gridarena.arena.replay import read_replay, replay_positions
 from gridarena.arena.store import Store
 from gridarena.core.registry import has_analyser
+from gridarena.web.frames import HeaderRefused, finite_replay, request_game
 
 WEB_SECONDS: Final = 4.0
 """Seconds of analysis one request may cause."""
@@ -50,13 +51,23 @@ def analysed_games(store: Store, tournament: int) -> set[tuple[int, int]]:
 
 
 def _bounded(path: Path) -> dict[str, Any]:
-    replay = read_replay(path, warn=lambda _: None)
-    if not has_analyser(str(replay.header.get("game"))):
-        raise HTTPException(404, f"no analyser for {replay.header.get('game')}")
+    replay = finite_replay(read_replay(path, warn=lambda _: None))
+    try:  # the header's game is rebuilt as a request would name it: never a file it names
+        game = request_game(replay.header)
+    except HeaderRefused as exc:
+        raise HTTPException(400, str(exc)) from None
+    if not has_analyser(game.name):
+        raise HTTPException(404, f"no analyser for {game.name}")
     moves = sum(1 for t in replay.turns if isinstance(t.get("player"), int) and int(t["player"]) >= 0)
     seconds = min(WEB_POSITION_SECONDS, WEB_SECONDS / max(1, 2 * moves))
+    positions = replay_positions(replay, game)
+    players = replay.header.get("players")
+    names = [str(p.get("name")) for p in players if isinstance(p, dict)] if isinstance(players, list) else []
     try:
-        analysis = analyze_replay(replay, seconds, deadline=time.perf_counter() + WEB_SECONDS)
+        if positions.game is None:
+            raise AnalysisError(positions.problem or "the engine cannot rebuild this game")
+        deadline = time.perf_counter() + WEB_SECONDS
+        analysis = analyze_positions(game, positions.states, positions.actions, names, seconds, deadline)
     except AnalysisError as exc:
         raise HTTPException(404, str(exc)) from None
     return {**analysis.to_json(), "source": "made on request", "seconds_per_position": seconds}

@@ -17,15 +17,28 @@ stored text of each position, with the problem named in :attr:`ReplayView.proble
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import os
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
 from gridarena.arena.replay import Replay, replay_positions
+from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
-from gridarena.core.registry import has_renderer, renderer
+from gridarena.core.registry import has_renderer, make_for_request, renderer
+from gridarena.core.specs import parse_spec
 from gridarena.core.types import JSON, Game, GameState
+
+VIEW_CACHE_BYTES: Final = 64 * 1024**2
+"""The estimated memory the viewer's rebuilt replays may hold (:class:`ViewCache`)."""
+SAMPLED: Final = 8
+"""Positions and turns measured to estimate a view's size (shared objects counted once)."""
 
 
 @dataclass(slots=True)
@@ -83,10 +96,112 @@ class ReplayView:
         }
 
 
-def view_of(replay: Replay) -> ReplayView:
-    """Rebuild every position of ``replay`` with the engine, as far as the engine agrees with it."""
-    positions = replay_positions(replay)
+def view_of(replay: Replay, game: Game[Any] | None = None) -> ReplayView:
+    """Rebuild every position of ``replay`` with the engine, as far as the engine agrees with it
+    (``game``: the replay's game, already built; by default the header's, with ``make``)."""
+    positions = replay_positions(replay, game)
     return ReplayView(replay, positions.game, positions.states, positions.actions, positions.problem)
+
+
+class HeaderRefused(GridArenaError):
+    """A replay whose header names a game the request-safe constructor refuses (a file on the disk, ...)."""
+
+
+def request_game(header: Mapping[str, JSON]) -> Game[Any]:
+    """The game of a replay's header, built only through the registry's request-safe constructor, as
+    if a request had named it: a header that names a file on the server is refused, never followed.
+
+    >>> request_game({"game": "isolation", "options": {"width": 5, "height": 5}}).params["width"]
+    5
+    """
+    name, options = header.get("game"), header.get("options") or {}
+    try:
+        if not isinstance(name, str) or not isinstance(options, Mapping):
+            raise GridArenaError('the header needs "game" (a spec) and "options" (an object)')
+        base, params = parse_spec(name)
+        return make_for_request(base, **{**params, **options})
+    except (GridArenaError, RecursionError, MemoryError, ValueError, TypeError) as exc:
+        raise HeaderRefused(f"the replay's game cannot be rebuilt here: {exc}") from None
+
+
+def finite_replay(replay: Replay) -> Replay:
+    """``replay`` with every NaN and infinity (which JSON has not, though Python's reader takes them) as null.
+
+    >>> finite_replay(Replay({"x": float("nan")}, [{"wall_ms": float("inf")}])).to_json()
+    {'header': {'x': None}, 'turns': [{'wall_ms': None}], 'result': None}
+    """
+    text = json.dumps(replay.to_json())  # writes NaN and Infinity as bare words, which parse_constant maps
+    data = json.loads(text, parse_constant=lambda _: None)
+    return Replay(data["header"], data["turns"], data["result"])
+
+
+def approx_bytes(value: object, seen: set[int], depth: int = 8) -> int:
+    """Memory held by ``value`` and what it refers to (containers, slots, attributes), ``depth`` levels
+    down; objects in ``seen`` are not counted again (so a game shared by every position counts once)."""
+    if id(value) in seen or depth < 0:
+        return 0
+    seen.add(id(value))
+    size = sys.getsizeof(value)
+    if isinstance(value, str | bytes | int | float):
+        return size
+    if isinstance(value, Mapping):
+        parts: list[object] = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple | set | frozenset):
+        parts = list(value)
+    else:
+        names = [n for cls in type(value).__mro__ for n in getattr(cls, "__slots__", ())]
+        parts = [getattr(value, n, None) for n in names] + list(getattr(value, "__dict__", {}).values())
+    return size + sum(approx_bytes(part, seen, depth - 1) for part in parts)
+
+
+def _sample(items: list[Any]) -> list[Any]:
+    step = max(1, len(items) // SAMPLED)
+    return items[::step][:SAMPLED]
+
+
+def view_bytes(view: ReplayView) -> int:
+    """An estimate of the memory ``view`` holds: measured on a sample of its positions and turns."""
+    total = 0
+    for items in (view.states, view.replay.turns, view.actions):
+        sample = _sample(items)
+        if sample:
+            seen: set[int] = set()
+            total += sum(approx_bytes(item, seen) for item in sample) * len(items) // len(sample)
+    return total + approx_bytes(view.replay.header, set())
+
+
+class ViewCache:
+    """Rebuilt replays kept within an estimated byte budget, one version per file (a game in progress
+    rewrites its replay at every ply: its new version replaces the old one), least recently used out first.
+    A view larger than the whole budget is built for its request and not kept."""
+
+    def __init__(self, budget: int = VIEW_CACHE_BYTES) -> None:
+        self.budget = budget
+        self.held = 0
+        self._views: OrderedDict[str, tuple[tuple[int, int], ReplayView, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, path: Path, build: Callable[[Path], ReplayView]) -> ReplayView:
+        """The view of the file at ``path``, rebuilt with ``build`` only when the file changed."""
+        stat = os.stat(path)
+        version, key = (stat.st_mtime_ns, stat.st_size), str(path)
+        with self._lock:
+            kept = self._views.get(key)
+            if kept is not None and kept[0] == version:
+                self._views.move_to_end(key)
+                return kept[1]
+        view = build(path)
+        size = view_bytes(view)
+        with self._lock:
+            old = self._views.pop(key, None)
+            self.held -= old[2] if old else 0
+            if size <= self.budget:
+                self._views[key] = (version, view, size)
+                self.held += size
+            while self.held > self.budget:
+                _, (_, _, dropped) = self._views.popitem(last=False)
+                self.held -= dropped
+        return view
 
 
 def text_svg(text: str, game: str, ply: int) -> str:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Final
 
 from gridarena.core.catalogue import BotEntry, GameEntry
-from gridarena.core.params import Choice, Flag, Int, Number
+from gridarena.core.params import Choice, Flag, Int, Number, Pattern
 
 _BOTS: Final = "gridarena.games.iceandfire.bots"
-_MODELS: Final = ("postmortem", "pusher")
+_MODEL_LIST: Final = r"(?:postmortem|pusher|light)(?:\+(?:postmortem|pusher|light)){0,2}"
 
 
 def _share(default: float, help: str) -> Number:
@@ -25,8 +24,10 @@ _BEST: Final = {
     "judge_mode": Choice(
         ("model", "threat"), default="model", help="judge a variant by modelled replies or threats"
     ),
-    "opponent_models": Choice(
-        tuple("+".join(c) for n in (1, 2) for c in itertools.permutations(_MODELS, n)),
+    "opponent_models": Pattern(
+        _MODEL_LIST,
+        "models joined by +, e.g. postmortem+pusher",
+        optional=False,
         default="postmortem+pusher",
         help="the opponent models mixed by how well they predict",
     ),
@@ -44,6 +45,27 @@ _BEST: Final = {
     "model_light": Flag(default=False, help="light model judgements"),
     "interleave": Flag(default=True, help="judge each variant as soon as it is played"),
     "reserve": Int(0, 1000, default=10, help="gold kept back from spawning once the territories touch"),
+    "opening": Int(
+        0, 3, default=3, help="the planned opening: 0 off, 1 judged first, 2 played, 3 played as red"
+    ),
+    "opening_contact": Int(0, 40, default=3, help="the opening holds while the sides are farther apart"),
+    "race_weight": Number(0, 1e6, closed=True, default=0.0, help="the claim race's lead as a judge term"),
+    "worst_models": Pattern(
+        f"(?:{_MODEL_LIST})?",
+        "models joined by +, or nothing",
+        optional=False,
+        default="",
+        help="replies judged besides the mixture, the worst case taken",
+    ),
+    "worst_share": _share(1.0, "the share of the worst case in the judgement"),
+    "room_weight": Number(0, 1e6, closed=True, default=2.0, help="the judge's weight of a unit's room"),
+    "gold_weight": Number(0, 1e6, closed=True, default=0.6, help="the judge's weight of gold in hand"),
+    "compact": Number(0, 1e6, closed=True, default=0.2, help="weight of own neighbours when claiming a cell"),
+    "closer": Number(0, 1e6, closed=True, default=0.01, help="weight of getting closer to the enemy HQ"),
+    "unit_weight": Number(0, 1e6, closed=True, default=0.5, help="the judge's weight of a unit's price"),
+    "hq_tower_range": Int(
+        0, 40, default=0, help="a tower beside our HQ once the enemy is this near (0: off)"
+    ),
     "hq_danger": Number(0, 1e6, closed=True, default=60.0, help="the weight of danger to our HQ"),
     "stop_margin": _margin(0.020, "s before the deadline: no new judgement"),
     "step_margin": _margin(0.006, "s more: no new variant step"),
