@@ -11,8 +11,8 @@ arena sends                                                           program an
 ``{"type": "end", "result"}``                                         nothing; the program exits
 ====================================================================  ===========================================
 
-``state`` is the game's JSON form, ``legal`` the legal actions as text (``null`` where a game cannot
-list them), ``time_left_ms`` the time until the bot's deadline (``null`` when untimed). stderr is the
+``state`` is the game's JSON form, ``legal`` the legal actions as text (for a game that cannot list
+them, the bounded selection its state offers, :class:`~gridarena.core.types.OffersLegalTexts`), ``time_left_ms`` the time until the bot's deadline (``null`` when untimed). stderr is the
 bot's own log; its last 2 KiB go into the detail of a forfeit.
 
 ``protocol=codingame`` speaks the original text of a CodinGame game instead, for games whose states
@@ -49,7 +49,7 @@ from gridarena.core.bot import BotForfeit, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
 from gridarena.core.numbers import JsonLimitError, load_json
-from gridarena.core.types import JSON, Game, GameState, Outcome, Player
+from gridarena.core.types import JSON, Game, GameState, Outcome, Player, legal_texts
 
 STARTUP_TIMEOUT: Final = 10.0
 """Seconds a program may take to answer ``start`` (untimed, like Pentocity's ``init()``)."""
@@ -285,15 +285,10 @@ class ExternalBot:
             return self._act_codingame(state, deadline)
         left = clock.time_left()
         latency = statistics.median(self.latency_ms) if self.latency_ms else 0.0
-        legal = (
-            [state.action_to_string(a) for a in state.legal_actions()]
-            if state.game.enumerable_actions
-            else None
-        )
         turn = {
             "type": "turn",
             "state": state.to_json(),
-            "legal": legal,
+            "legal": legal_texts(state),
             "player": state.current_player(),
             "time_left_ms": None if left == float("inf") else max(0.0, left * 1000.0 - latency),
         }

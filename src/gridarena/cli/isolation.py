@@ -47,7 +47,12 @@ from gridarena.core.registry import available_bots
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import JSON
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS
-from gridarena.games.isolation.aind.tournament import NUM_MATCHES, candidates, cpu_agents
+from gridarena.games.isolation.aind.tournament import (
+    NUM_MATCHES,
+    borrowed_players,
+    candidates,
+    cpu_agents,
+)
 from gridarena.games.isolation.fast import MAX_CELLS, Engine
 from gridarena.games.isolation.solve import (
     BOOK_PLIES,
@@ -84,7 +89,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "aind-tournament", help="AIND's tournament.py with 95%% intervals", description=__doc__
     )
     tour.add_argument(
-        "--agents", metavar="FILE.py", help="an AIND game_agent.py (default: gridarena's agents)"
+        "--agents",
+        metavar="FILE.py",
+        help="an AIND game_agent.py; custom_score is enough: gridarena's players stand in for missing classes "
+        "(default: gridarena's agents)",
     )
     tour.add_argument(
         "--matches", type=count(high=10**6), default=NUM_MATCHES, help="NUM_MATCHES (default 5)"
@@ -237,6 +245,13 @@ def run_tournament(args: argparse.Namespace) -> int:
     _check(args.extra)
     seed = _seed(args)
     tests, cpu = candidates(args.agents, args.extra), cpu_agents(args.agents)
+    borrowed = borrowed_players(args.agents) if args.agents else []
+    if borrowed:
+        print(
+            f"{args.agents} has no {' or '.join(borrowed)}: gridarena's {', '.join(borrowed)} "
+            "play with its scores",
+            file=sys.stderr,
+        )
     out = sys.stderr if args.json else sys.stdout
     games = 2 * args.matches * len(tests) * len(cpu)
     with ticker(args.quiet, "games", games) as tick:

@@ -187,7 +187,7 @@ workers warm themselves, so that the kernels are loaded before the memory limit,
 
 def warm_all() -> None:
     """Load the kernels of every bot the play page offers and of its hint bots (run by the fork server)."""
-    global _warm  # noqa: PLW0603 - one flag per process, inherited by the workers the fork server forks
+    global _warm  # one flag per process, inherited by the workers the fork server forks
     _warm = True
     for game_name, entry in playable().items():
         try:
