@@ -5,7 +5,7 @@ median and the best wall time. Baseline, run alternately in the same loop: a Pyt
 the full parser (every subcommand's module imported, as ``gridarena`` did for every command before
 the parser became lazy). Target: ``--version`` and ``--help`` at most 0.3 s.
 
-Run: .venv/bin/python benchmarks/cli.py [--repeats N]
+Run: .venv/bin/python benchmarks/cli.py [--repeats N] [--against ../main/.venv/bin]
 """
 
 from __future__ import annotations
@@ -44,7 +44,14 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeats", type=int, default=15, help="runs of each command (default 15)")
+    parser.add_argument(
+        "--against",
+        metavar="BIN",
+        help="also time BIN/gridarena --version (another checkout's venv, e.g. main's) in the same loop",
+    )
     args = parser.parse_args()
+    if args.against:
+        CASES[f"{args.against}/gridarena --version"] = [str(Path(args.against) / "gridarena"), "--version"]
     for command in CASES.values():  # warm the file cache and the .pyc files
         timed(command)
     times: dict[str, list[float]] = {name: [] for name in CASES}
@@ -55,10 +62,11 @@ def main() -> None:
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}"
     )
-    print(f"{'command':<24} {'median s':>9} {'best s':>7} {'vs baseline':>12}")
+    width = max(24, *map(len, times))
+    print(f"{'command':<{width}} {'median s':>9} {'best s':>7} {'vs baseline':>12}")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"{name:<24} {median:>9.3f} {min(values):>7.3f} {base / median:>11.1f}x")
+        print(f"{name:<{width}} {median:>9.3f} {min(values):>7.3f} {base / median:>11.1f}x")
     verdict = all(statistics.median(times[n]) <= 0.3 for n in ("gridarena --version", "gridarena --help"))
     print(f"target --version and --help <= 0.3 s: {'met' if verdict else 'NOT met'}")
 

@@ -1,14 +1,24 @@
 """Ice and Fire: one bot against a sparring pool, seed by seed in both seats, at CodinGame's clock.
 
-For each opponent of ``--pool`` (bot specs of the registry, or ``name=command`` for a program
-behind the CodinGame protocol, e.g. ``roout=/tmp/sparring/roout/roout``) the bot plays
+For each opponent of ``--pool`` (bot specs of the registry, ``name=command`` for a program behind the
+CodinGame protocol, e.g. ``roout=/work/ext/roout/roout``, or the name of one of :data:`PROGRAMS`, the
+public contest bots built outside the repository under ``--ext``: docs/iceandfire.md says how;
+``programs`` stands for all of them and ``styles`` for our sparring styles) the bot plays
 ``--seeds`` maps (seeds ``--first-seed``, ``--first-seed + 1``, ...) twice, once in each seat, on the
 arena's loop with a ``--time`` control (default CodinGame's ``1/0.05``: 1 s for the first turn,
 50 ms after) on the ``--clock`` (``cpu`` by default: each bot charged and stopped by its own CPU
 time, so the machine's load changes no verdict). It prints, per opponent, the games won, lost and
 drawn, the score with its Wilson 95 % interval, how the losses came (HQ taken on which turns,
 on points, forfeits) and the bot's turn times (p50 and p99 of CPU and wall, first turns apart), then
-the whole pool's total. ``--json FILE`` also writes every game.
+the whole pool's total, and the Elo of the bot against each opponent with its 95 % interval (the
+pentanomial model: the two seats of a seed are a pair). ``--json FILE`` also writes every game.
+
+``--baseline SPEC`` makes it an SPRT of the bot against a baseline over the whole pool: seed after
+seed, both play every opponent in both seats, and each game of the bot is scored against the
+baseline's game of the same opponent, seed and seat (1 if only the bot won, 0 if only the baseline
+did, ½ otherwise); the two seats of a seed form a pair, and after each seed the SPRT
+(``gridarena.arena.sprt``, ``--sprt elo0,elo1`` in normalized Elo) decides or plays on, up to
+``--seeds``.
 
     /work/bin/onecore .venv/bin/python benchmarks/iceandfire_strength.py --bot best \\
         --pool wood1,postmortem,pusher --seeds 20
@@ -27,12 +37,58 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from gridarena.arena.counts import Pentanomial
+from gridarena.arena.elo import figures
 from gridarena.arena.intervals import wilson_interval
+from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.bots.external import ExternalBot
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
 from gridarena.core.specs import split_players
+
+#: Public contest bots, built outside the repository (docs/iceandfire.md), by name: the command that
+#: runs each, ``{ext}`` standing for ``--ext``, and the file that must exist.
+PROGRAMS: dict[str, tuple[str, str]] = {
+    "turpif": ("java -Xss64m -cp {ext}/turpif/build Player", "{ext}/turpif/build/Player.class"),
+    "roout": ("{ext}/roout/roout", "{ext}/roout/roout"),
+    "akragan": ("{ext}/akragan/akragan", "{ext}/akragan/akragan"),
+    "cigfire": ("python3 {ext}/cigfire/codefinal.py", "{ext}/cigfire/codefinal.py"),
+    "vkandoba": ("mono {ext}/vkandoba/bot.exe", "{ext}/vkandoba/bot.exe"),
+    "brendan": ("mono {ext}/brendangiraudet/bot.exe", "{ext}/brendangiraudet/bot.exe"),
+    "waimanwong": ("mono {ext}/waimanwong/bot.exe", "{ext}/waimanwong/bot.exe"),
+}
+
+#: Our sparring styles (the registry's bots), for ``--pool styles``.
+STYLES = (
+    "wood1",
+    "climber",
+    "postmortem",
+    "postmortem(perturb=0.3,variant=3)",
+    "pusher",
+    "pusher(cuts=1,guard=1)",
+)
+
+EXT = "/work/ext"
+
+
+def expand_pool(pool: str, ext: str) -> list[str]:
+    """The opponents of ``--pool``: ``programs`` and ``styles`` expanded, program names resolved to
+    ``name=command``; a program not built is one line naming it (SystemExit)."""
+    specs: list[str] = []
+    for spec in split_players(pool):
+        if spec == "programs":
+            specs.extend(expand_pool(",".join(PROGRAMS), ext))
+        elif spec == "styles":
+            specs.extend(STYLES)
+        elif spec in PROGRAMS:
+            command, needed = (text.format(ext=ext) for text in PROGRAMS[spec])
+            if not os.path.exists(needed):
+                raise SystemExit(f"--pool {spec}: {needed} is missing; build it as docs/iceandfire.md says")
+            specs.append(f"{spec}={command}")
+        else:
+            specs.append(spec)
+    return specs
 
 
 def opponent(game: Any, spec: str) -> Any:
@@ -55,44 +111,107 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
+def play_one(
+    game: Any, args: argparse.Namespace, bot: str, spec: str, seed: int, seat: int
+) -> dict[str, Any]:
+    """One game of ``bot`` against the opponent ``spec`` on ``seed`` in ``seat``, as a JSON row."""
+    ours, theirs = make_bot(game, bot), opponent(game, spec)
+    bots = [ours, theirs] if seat == 0 else [theirs, ours]
+    clock = game_clock(args.time, 2, clock=args.clock)
+    try:
+        record = play_game(game, bots, seed=seed, names=["a", "b"], clock=clock)
+    finally:
+        if hasattr(theirs, "close"):
+            theirs.close()
+    returns = record.outcome.returns
+    result = "draw" if returns[0] == returns[1] else "win" if returns[seat] > 0 else "loss"
+    mine = [t for t in record.turns if t.player == seat]
+    row = {
+        "bot": bot,
+        "opponent": label(spec),
+        "seed": seed,
+        "seat": seat,
+        "result": result,
+        "termination": record.outcome.termination,
+        "reason": record.outcome.reason,
+        "forfeit": record.outcome.forfeit_player,
+        "turns": record.final_state.result_info().get("turns"),
+        "cpu_ms": [t.cpu_ms for t in mine[1:]],
+        "wall_ms": [t.wall_ms for t in mine[1:]],
+    }
+    if not args.quiet:
+        print(
+            f"{bot} v {row['opponent']} seed {seed} seat {seat}: {result} ({row['reason']})", file=sys.stderr
+        )
+    return row
+
+
 def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
     game = make("iceandfire", rules=args.rules, league=args.league)
     games: list[dict[str, Any]] = []
-    for spec in split_players(args.pool):
+    for spec in expand_pool(args.pool, args.ext):
         for k in range(args.seeds):
-            seed = args.first_seed + k
             for seat in (0, 1):
-                ours, theirs = make_bot(game, args.bot), opponent(game, spec)
-                bots = [ours, theirs] if seat == 0 else [theirs, ours]
-                clock = game_clock(args.time, 2, clock=args.clock)
-                try:
-                    record = play_game(game, bots, seed=seed, names=["a", "b"], clock=clock)
-                finally:
-                    if hasattr(theirs, "close"):
-                        theirs.close()
-                returns = record.outcome.returns
-                result = "draw" if returns[0] == returns[1] else "win" if returns[seat] > 0 else "loss"
-                mine = [t for t in record.turns if t.player == seat]
-                games.append(
-                    {
-                        "opponent": label(spec),
-                        "seed": seed,
-                        "seat": seat,
-                        "result": result,
-                        "termination": record.outcome.termination,
-                        "reason": record.outcome.reason,
-                        "forfeit": record.outcome.forfeit_player,
-                        "turns": record.final_state.result_info().get("turns"),
-                        "cpu_ms": [t.cpu_ms for t in mine[1:]],
-                        "wall_ms": [t.wall_ms for t in mine[1:]],
-                    }
-                )
-                if not args.quiet:
-                    g = games[-1]
-                    print(
-                        f"{g['opponent']} seed {seed} seat {seat}: {result} ({g['reason']})", file=sys.stderr
-                    )
+                games.append(play_one(game, args, args.bot, spec, args.first_seed + k, seat))
     return games
+
+
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def paired(ours: dict[str, Any], base: dict[str, Any]) -> float:
+    """The bot's game against the baseline's (same opponent, seed and seat): 1, ½ or 0."""
+    return 0.5 + (POINTS[ours["result"]] - POINTS[base["result"]]) / 2
+
+
+def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+    """The SPRT of ``--bot`` against ``--baseline`` over the pool (see the module docstring): both
+    bots' games and the verdict line."""
+    game = make("iceandfire", rules=args.rules, league=args.league)
+    elo0, elo1 = (float(x) for x in args.sprt.split(","))
+    config = SprtConfig(elo0, elo1)
+    specs = expand_pool(args.pool, args.ext)
+    ours: list[dict[str, Any]] = []
+    base: list[dict[str, Any]] = []
+    pairs: list[tuple[float, float]] = []
+    verdict = "no decision"
+    for k in range(args.seeds):
+        seed = args.first_seed + k
+        for spec in specs:
+            two = []
+            for seat in (0, 1):
+                ours.append(play_one(game, args, args.bot, spec, seed, seat))
+                base.append(play_one(game, args, args.baseline, spec, seed, seat))
+                two.append(paired(ours[-1], base[-1]))
+            pairs.append((two[0], two[1]))
+        penta = Pentanomial.from_pairs(pairs)
+        result = sprt(config, penta)
+        verdict = (
+            f"SPRT [{elo0:g}, {elo1:g}] nElo after {k + 1} seeds ({len(pairs)} pairs, {penta.counts}): "
+            f"LLR {result.llr:.2f} in ({result.bounds[0]:.2f}, {result.bounds[1]:.2f}), "
+            f"{'H1: the bot is better' if result.decision == 'H1' else 'H0: not better' if result.decision == 'H0' else 'no decision'}"
+        )
+        if not args.quiet:
+            print(verdict, file=sys.stderr)
+        if result.decision is not None:
+            break
+    return ours, base, verdict
+
+
+def elo_text(chosen: list[dict[str, Any]]) -> str:
+    """Elo of the bot against these games' opponents, pairs by seed (both seats), with its interval."""
+    by_seed: dict[tuple[str, int], dict[int, float]] = {}
+    for g in chosen:
+        by_seed.setdefault((g["opponent"], g["seed"]), {})[g["seat"]] = POINTS[g["result"]]
+    pairs = [(p[0], p[1]) for p in by_seed.values() if len(p) == 2]
+    if not pairs:
+        return ""
+    f = figures(Pentanomial.from_pairs(pairs))
+
+    def show(x: float | None, none: str) -> str:
+        return none if x is None else f"{x:+.0f}"
+
+    return f"{show(f.elo, '?')} [{show(f.elo_low, '-inf')}, {show(f.elo_high, '+inf')}]"
 
 
 def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
@@ -122,6 +241,7 @@ def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
                 str(forfeits),
                 f"{statistics.median(cpu):.1f} / {percentile(cpu, 0.99):.1f}" if cpu else "",
                 f"{statistics.median(wall):.1f} / {percentile(wall, 0.99):.1f}" if wall else "",
+                elo_text(chosen),
             )
         )
     return rows
@@ -141,15 +261,25 @@ def main() -> None:
     parser.add_argument("--league", default="bronze")
     parser.add_argument("--json", metavar="FILE", help="write every game to FILE")
     parser.add_argument("--quiet", action="store_true", help="no line per game on stderr")
+    parser.add_argument("--ext", default=EXT, help="where the public contest bots were built")
+    parser.add_argument("--baseline", help="an SPRT of --bot against this bot over the pool")
+    parser.add_argument("--sprt", default="0,10", help="the SPRT's elo0,elo1 (normalized Elo)")
     args = parser.parse_args()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     start = time.perf_counter()
-    games = play_pool(args)
+    verdict = ""
+    if args.baseline:
+        games, base, verdict = play_sprt(args)
+        games += base
+    else:
+        games = play_pool(args)
     print(
         f"{args.bot} against {args.pool}: {args.seeds} seeds from {args.first_seed}, both seats, {args.time} "
         f"on the {args.clock} clock; load average {load} before, "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} after; {time.perf_counter() - start:.0f} s"
     )
+    if verdict:
+        print(verdict)
     header = (
         "opponent",
         "games",
@@ -162,11 +292,15 @@ def main() -> None:
         "forfeits",
         "turn CPU p50/p99 ms",
         "turn wall p50/p99 ms",
+        "Elo [95 %]",
     )
-    print("| " + " | ".join(header) + " |")
-    print("|" + " --- |" * len(header))
-    for row in summary_rows(games):
-        print("| " + " | ".join(row) + " |")
+    for bot in dict.fromkeys(g["bot"] for g in games):
+        if args.baseline:
+            print(f"\n{bot}:")
+        print("| " + " | ".join(header) + " |")
+        print("|" + " --- |" * len(header))
+        for row in summary_rows([g for g in games if g["bot"] == bot]):
+            print("| " + " | ".join(row) + " |")
     if args.json:
         Path(args.json).write_text(json.dumps(games, indent=1))
 

@@ -49,10 +49,10 @@ from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
-from gridarena.games.reversixt.client import safety_margin
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
+from gridarena.games.reversixt.net.client import safety_margin
 from gridarena.games.reversixt.rules import ReversiXT
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -699,7 +699,7 @@ from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
-from gridarena.games.reversixt.client import safety_margin
+from gridarena.games.reversixt.net.client import safety_margin
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.rules import ReversiXT
 game = ReversiXT("othello8")

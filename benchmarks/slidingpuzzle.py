@@ -2,6 +2,8 @@
 
     python benchmarks/slidingpuzzle.py homework --count 100 --seed 0 [--time-cap 30] [--cases DIR]
     python benchmarks/slidingpuzzle.py ablation --count 10 --seed 0 --time-cap 30
+    python benchmarks/slidingpuzzle.py memory --count 10 --seed 0 --time-cap 20
+    python benchmarks/slidingpuzzle.py cold --cases ../shared/data/slidingpuzzle/ntu_tcg2022_hw1 --repeat 3
     python benchmarks/slidingpuzzle.py fifteen --count 100 --seed 0 --methods 5-5-5,6-6-3,7-8,7-8+mirror
     python benchmarks/slidingpuzzle.py build --board 4x4 --partition 6-6-3
 
@@ -15,14 +17,17 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic, pdb_heuristic
-from gridarena.games.slidingpuzzle.ai.idastar import IdaStar, default_memory
+from gridarena.games.slidingpuzzle.ai.idastar import IdaStar
 from gridarena.games.slidingpuzzle.ai.solvers import AStar
 from gridarena.games.slidingpuzzle.bench import Summary, run_method
 from gridarena.games.slidingpuzzle.board import Action, Board, homework_goal
@@ -34,7 +39,13 @@ from gridarena.games.slidingpuzzle.formats import (
     parse_solution,
 )
 from gridarena.games.slidingpuzzle.instances import random_instances, walk_instances
-from gridarena.games.slidingpuzzle.pdb import board_by_name, build_pdb, default_partition, partition
+from gridarena.games.slidingpuzzle.pdb import (
+    BuildProgress,
+    board_by_name,
+    build_pdb,
+    default_partition,
+    partition,
+)
 from gridarena.search import Solution
 
 #: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (spec B.3).
@@ -101,14 +112,14 @@ def heuristic_for(goal: Board, method: str, args: argparse.Namespace) -> Heurist
     if method in ("manhattan", "manhattan+lc"):
         return make_heuristic(goal, linear_conflict=None if method.endswith("+lc") else False)
     name, _, extra = method.partition("+")
-    return pdb_heuristic(
-        goal,
-        name,
-        args.pdb,
-        mirror=extra == "mirror",
-        build=args.build,
-        progress=lambda m: print(m, file=sys.stderr),
-    )
+    last = [0.0]
+
+    def show(where: BuildProgress) -> None:  # a line every 5 s
+        if time.perf_counter() - last[0] >= 5 or where.done >= where.total:
+            last[0] = time.perf_counter()
+            print(f"building {name}: {where.line()}", file=sys.stderr)
+
+    return pdb_heuristic(goal, name, args.pdb, mirror=extra == "mirror", build=args.build, progress=show)
 
 
 def run_homework(args: argparse.Namespace) -> None:
@@ -120,7 +131,10 @@ def run_homework(args: argparse.Namespace) -> None:
         f"homework PDB set {name}: loaded in {time.perf_counter() - started:.2f} s, peak memory {peak_mb():.0f} MB"
     )
     solver = IdaStar(heuristic, threads=args.threads, memory=args.memory)
-    print(f"IDA*: {args.threads} thread(s), transposition table {solver.table_bytes / 2**30:.2f} GiB")
+    print(
+        f"IDA*: {args.threads} thread(s), transposition table {solver.table_bytes / 2**20:.0f} MiB, "
+        f"growing up to {solver.table_limit / 2**30:.2f} GiB"
+    )
     if args.cases:
         solve_public_cases(solver, Path(args.cases))
     if not args.count:
@@ -193,8 +207,8 @@ ABLATION: list[tuple[str, str, dict[str, object]]] = [
         {"prune_commute": False, "prune_chain": False, "transpositions": 20},
     ),
     ("+move pruning", "5-5-5ar/5-5-5br/6-6-3r", {"transpositions": 20}),
-    ("+table by memory", "5-5-5ar/5-5-5br/6-6-3r", {}),
-    ("+parallel (2 threads)", "5-5-5ar/5-5-5br/6-6-3r", {"threads": 2}),
+    ("+table of 2^27 slots (4 GiB)", "5-5-5ar/5-5-5br/6-6-3r", {"transpositions": 27}),
+    ("+parallel (2 threads)", "5-5-5ar/5-5-5br/6-6-3r", {"threads": 2, "transpositions": 27}),
 ]
 
 
@@ -222,6 +236,112 @@ def run_ablation(args: argparse.Namespace) -> None:
             f"{label:<48}{solved:>4}/{len(boards):<2}{total_nodes:>14,}{total_seconds:>9.1f}  {' '.join(summary_rows)}",
             flush=True,
         )
+
+
+#: The tables compared by ``memory``: the CLI's old default (a quarter of this machine's memory: 2^27 slots,
+#: 4 GiB, allocated at once) and the new one (2^14 slots, grown to the iterations, up to 1 GiB).
+TABLES: list[tuple[str, int | None]] = [
+    ("fixed 2^27 slots (4 GiB, the old default)", 27),
+    ("grown by need (the new default)", None),
+]
+
+
+def run_memory(args: argparse.Namespace) -> None:
+    """The old and the new transposition table on the same boards, each board in a fresh solver (a fresh
+    table, as in one ``gridarena puzzle solve`` per board; ``--reuse``: one solver each for all boards, as
+    in a folder of cases), the two in alternating order."""
+    goal = homework_goal()
+    heuristic = heuristic_for(goal, args.partition or default_partition(goal) or "6-6-3r", args)
+    boards = walk_instances(goal, args.count, 1000, args.seed)
+    IdaStar(heuristic).solve(boards[0], max_nodes=1000)  # compile outside the figures
+    cap = f", at most {args.time_cap:g} s per board" if args.time_cap else ""
+    print(f"tables: {args.count} boards (seeds {args.seed}..), {args.threads} thread(s){cap}")
+    print(
+        f"{'board':>5}"
+        + "".join(f"{'optimum':>9}{'seconds':>9}{'cpu s':>8}{'expanded':>12}{'MiB':>8}" for _ in TABLES)
+    )
+    seconds: list[list[float]] = [[] for _ in TABLES]
+    cpu: list[list[float]] = [[] for _ in TABLES]
+    kept = [IdaStar(heuristic, threads=args.threads, transpositions=bits) for _, bits in TABLES]
+    for number, board in enumerate(boards):
+        row: list[str] = [""] * len(TABLES)
+        order = range(len(TABLES)) if number % 2 == 0 else reversed(range(len(TABLES)))
+        for which in order:
+            if args.reuse:  # one solver per table over all boards (as in a folder of cases)
+                solver = kept[which]
+            else:
+                solver = IdaStar(heuristic, threads=args.threads, transpositions=TABLES[which][1])
+            deadline = None if args.time_cap is None else time.perf_counter() + args.time_cap
+            used = time.process_time()
+            found = solver.solve(board, deadline=deadline)
+            used = time.process_time() - used
+            verify(board, goal, found)
+            seconds[which].append(found.seconds)
+            cpu[which].append(used)
+            shown = str(found.length) if found.status == "solved" else f">={found.bound}"
+            row[which] = (
+                f"{shown:>9}{found.seconds:>9.2f}{used:>8.2f}{found.expanded:>12,}{solver.table_bytes / 2**20:>8.1f}"
+            )
+        print(f"{number:>5}" + "".join(row), flush=True)
+    for which, (label, _) in enumerate(TABLES):
+        print(
+            f"{label}: median {statistics.median(seconds[which]):.2f} s, total {sum(seconds[which]):.1f} s "
+            f"of wall time; median {statistics.median(cpu[which]):.2f} s, total {sum(cpu[which]):.1f} s of CPU"
+        )
+
+
+def run_cold(args: argparse.Namespace) -> None:
+    """Each case of ``--cases`` alone, as a student runs it: ``gridarena puzzle solve CASE`` in a fresh
+    process with an empty PDB cache and the default options (``--fresh-numba``: an empty numba cache too,
+    as on the first run after installing). Wall time, CPU and peak memory of the process, medians over
+    ``--repeat`` runs; every answer replayed and compared with A* on the distance sum (optimal)."""
+    manhattan = make_heuristic(homework_goal())
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"{'case':<9}{'slides':>7}{'optimum':>8}{'wall s':>8}{'max s':>7}{'cpu s':>7}{'peak MB':>8}  tables built"
+    )
+    walls = []
+    for path in sorted(Path(args.cases).glob("*.in")):
+        case = parse_homework_case(path.read_text(), str(path))
+        optimum = AStar(manhattan).solve(case.start).length
+        runs = [_cold_run(path, case, args.fresh_numba) for _ in range(args.repeat)]
+        wall, cpu, peak = (statistics.median(r[i] for r in runs) for i in range(3))
+        walls.append(wall)
+        lengths = {r[3] for r in runs}
+        assert lengths == {optimum}, (path.name, lengths, optimum)
+        built = max(r[4] for r in runs)
+        print(
+            f"{path.stem:<9}{optimum:>7}{optimum:>8}{wall:>8.2f}{max(r[0] for r in runs):>7.2f}{cpu:>7.2f}"
+            f"{peak:>8.0f}  {built}",
+            flush=True,
+        )
+    print(f"median {statistics.median(walls):.2f} s, max {max(walls):.2f} s of wall time per case")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _cold_run(path: Path, case: PuzzleCase, fresh_numba: bool) -> tuple[float, float, float, int, int]:
+    """One ``gridarena puzzle solve`` of ``path`` in a fresh process: wall s, CPU s, peak MB, slides, tables built."""
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {**os.environ, "GRIDARENA_CACHE": scratch}
+        if fresh_numba:
+            env["NUMBA_CACHE_DIR"] = str(Path(scratch) / "numba")
+        with open(Path(scratch) / "out", "w+") as out:
+            started = time.perf_counter()
+            child = subprocess.Popen(
+                [sys.executable, "-m", "gridarena", "puzzle", "solve", str(path)],
+                stdout=out,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - started
+            child.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            answer = out.read()
+        assert child.returncode == 0, (path, child.returncode)
+        length = check_solution(case, parse_solution(answer))
+        built = len(list(Path(scratch).rglob("*.pdb")))
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, length, built
 
 
 def verify(board: Board, goal: Board, found: Solution[Action]) -> None:
@@ -318,10 +438,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("part", choices=("homework", "fifteen", "build", "ablation"))
+    parser.add_argument("part", choices=("homework", "fifteen", "build", "ablation", "memory", "cold"))
     parser.add_argument("--partition", help="PDB set (homework: the default set; build: 6-6-3)")
     parser.add_argument("--threads", type=int, default=2, help="IDA* threads (homework)")
-    parser.add_argument("--memory", type=int, help="transposition table bytes (default: a quarter of memory)")
+    parser.add_argument(
+        "--memory", type=int, help="transposition table's limit in bytes (default: IdaStar's, 1 GiB at most)"
+    )
     parser.add_argument("--time-cap", type=float, help="seconds per board (homework, ablation)")
     parser.add_argument("--board", default="4x4")
     parser.add_argument("--methods", default="manhattan,manhattan+lc,5-5-5,6-6-3,7-8,7-8+mirror")
@@ -330,17 +452,27 @@ def main() -> None:
     parser.add_argument("--blank-first", action="store_true")
     parser.add_argument("--pdb", help="PDB directory (default: the cache)")
     parser.add_argument("--build", action="store_true", help="build missing PDB files first")
-    parser.add_argument("--cases", help="folder of homework .in files to solve first")
+    parser.add_argument(
+        "--cases", help="folder of homework .in files (homework: solved first; cold: the cases)"
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="runs per case (cold)")
+    parser.add_argument("--reuse", action="store_true", help="memory: one solver per table for all boards")
+    parser.add_argument("--fresh-numba", action="store_true", help="cold: an empty numba cache too")
     parser.add_argument("--max-nodes", type=int, default=1 << 62)
     parser.add_argument("--manhattan-nodes", type=int, default=20_000_000, help="cap for Manhattan IDA*")
     parser.add_argument("--cross", default="manhattan", help="second heuristic for the cross-check")
     parser.add_argument("--cross-nodes", type=int, default=0, help="cross-check cap (0: no cross-check)")
     args = parser.parse_args()
-    if args.memory is None:
-        args.memory = default_memory()
     if args.part == "ablation" and args.time_cap is None:
         args.time_cap = 30.0
-    parts = {"homework": run_homework, "fifteen": run_fifteen, "build": run_build, "ablation": run_ablation}
+    parts = {
+        "homework": run_homework,
+        "fifteen": run_fifteen,
+        "build": run_build,
+        "ablation": run_ablation,
+        "memory": run_memory,
+        "cold": run_cold,
+    }
     parts[args.part](args)
 
 

@@ -77,7 +77,8 @@ def test_play_takes_a_program_typed_as_a_command(tmp_path: Path, capsys: pytest.
         "--time", "2", "--json",
     )  # fmt: skip
     result = json.loads(out)
-    assert code == 0 and result["termination"] == "normal" and result["players"][0].startswith("external(")
+    assert code == 0 and result["termination"] == "normal" and result["specs"][0].startswith("external(")
+    assert result["players"][0] == "random_bot"  # shown by the program's name, not its command
     players = tmp_path / "bots.toml"
     players.write_text(f'[[player]]\ncmd = ["{sys.executable}", "{EXAMPLE_BOT}"]\nname = "rnd"\n'
                        '[[player]]\nspec = "greedy"\n')  # fmt: skip
@@ -126,3 +127,43 @@ def test_python_dash_m_runs() -> None:
         [sys.executable, "-m", "gridarena", "--help"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "play" in done.stdout
+
+
+def test_long_commands_show_progress_without_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 32: a line every few seconds when stderr is a file (here: at every step), none with --quiet.
+    monkeypatch.setattr("gridarena.cli.progress.LINE_SECONDS", 0.0)
+    play = ["play", "isolation(width=5,height=5)", "--players", "greedy,random", "--seed", "7"]
+    code, _, err = run_cli(capsys, *play)
+    assert code == 0 and "plies: 1, 0:00 elapsed" in err and "plies: 3, " in err
+    code, _, err = run_cli(capsys, *play, "--quiet")
+    assert code == 0 and "plies:" not in err
+    code, _, err = run_cli(capsys, "check", "isolation", "--games", "3")
+    assert (
+        code == 0 and "checking isolation: 1 of 3 (33%)" in err and "checking isolation: 3 of 3 (100%)" in err
+    )
+    tournament = ["tournament", "isolation(width=4,height=4)", "--players", "greedy,random", "--games", "4",
+                  "--seed", "1", "--backend", "inline", "--db", str(tmp_path / "t.sqlite")]  # fmt: skip
+    code, _, err = run_cli(capsys, *tournament)
+    assert code == 0 and "games: 1 of 4 (25%)" in err and "games: 4 of 4 (100%)" in err
+    replay = tmp_path / "g.jsonl"
+    code, _, _ = run_cli(capsys, *play, "--quiet", "--replay", str(replay))
+    code, _, err = run_cli(capsys, "analyze", str(replay), "--time", "0.2")
+    assert code == 0 and "plies analysed: 1 of " in err
+
+
+def test_a_long_step_still_gets_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One game of minutes in a log: the heartbeat says where the work is while nothing completes.
+    import io
+    import time
+
+    from gridarena.cli.progress import ticker
+
+    monkeypatch.setattr("gridarena.cli.progress.SILENT_SECONDS", 0.5)
+    lines = io.StringIO()
+    with ticker(False, "games", 3, stream=lines) as tick:
+        tick.update(1)
+        time.sleep(2.5)
+    assert lines.getvalue().startswith("games: 1 of 3 (33%), 0:0")
+    assert len(lines.getvalue().splitlines()) >= 2

@@ -264,6 +264,70 @@ def _local(module: str, game: str) -> str:
     return module.removeprefix(f"gridarena.games.{game}").lstrip(".")
 
 
+#: What ``fast/`` must not import: the layers above its kernels. Rules, formats and value modules are at
+#: the bottom, ``fast/`` above them, ``ai/`` and ``pdb/`` above ``fast/``, and the original's machinery
+#: (``aind/``, ``net/``), drawing, analysis and the factories on top (docs/architecture.md).
+ABOVE_FAST = ("ai", "pdb", "aind", "net", "render", "bots", "analysis")
+
+
+def part_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """A package's module graph (local names) as a graph of its parts: a subpackage's modules count as it.
+
+    >>> part_graph({"ai.best": {"aind.board", "ai.heuristics"}, "aind.samples": {"ai.heuristics"}})
+    {'ai': {'aind'}, 'aind': {'ai'}}
+    """
+    parts: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        head = module.split(".")[0]
+        if head:  # the package's own __init__ is no part
+            parts.setdefault(head, set()).update(t.split(".")[0] for t in targets if t.split(".")[0] != head)
+    return {k: {t for t in v if t} for k, v in parts.items()}
+
+
+def layer_problems(graph: dict[str, set[str]]) -> list[str]:
+    """What breaks "``fast/`` imports only downward" and "no cycle between the parts" in a module graph.
+
+    >>> layer_problems({"fast.incremental": {"ai.heuristics"}, "ai.heuristics": {"fast.indexing"}})
+    ['fast/incremental imports ai.heuristics: fast/ sits below ai', 'import cycle between parts: ai -> fast -> ai']
+    """
+    problems = [
+        f"{module.replace('.', '/')} imports {target}: fast/ sits below {target.split('.')[0]}"
+        for module, targets in sorted(graph.items())
+        if module.split(".")[0] == "fast"
+        for target in sorted(targets)
+        if target.split(".")[0] in ABOVE_FAST
+    ]
+    cycle = find_cycle(part_graph(graph))
+    return problems + ([f"import cycle between parts: {' -> '.join(cycle)}"] if cycle else [])
+
+
+def test_the_layer_checks_can_fail() -> None:
+    """The two breaks this branch removed, as they were: each is found and named."""
+    sliding = {  # fast/ imported ai/, and pdb/ and fast/ imported each other
+        "fast.incremental": {"ai.heuristics", "board"},
+        "fast.pdbbuild": {"pdb.table", "fast.indexing"},
+        "pdb.table": {"fast.indexing"},
+        "ai.heuristics": {"pdb.table", "fast.indexing"},
+    }
+    assert layer_problems(sliding) == [
+        "fast/incremental imports ai.heuristics: fast/ sits below ai",
+        "fast/pdbbuild imports pdb.table: fast/ sits below pdb",
+        "import cycle between parts: ai -> fast -> ai",
+    ]
+    isolation = {"ai.best": {"aind.board", "fast"}, "aind.samples": {"ai.heuristics"}, "fast": {"rules"}}
+    assert layer_problems(isolation) == ["import cycle between parts: ai -> aind -> ai"]
+    assert layer_problems({"ai.best": {"fast.engine"}, "fast.engine": {"rules"}, "bots": {"ai.best"}}) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fast_imports_only_downward_and_the_parts_form_no_cycle(game: str) -> None:
+    """Inside a game, ``fast/`` imports no layer above it, and no two parts import each other (even
+    through others): a part is a top-level module or a subpackage (``ai/``, ``fast/``, ``pdb/``, ``net/``)."""
+    graph = {_local(m, game): {_local(t, game) for t in ts} for m, ts in internal_imports(game).items()}
+    problems = layer_problems(graph)
+    assert not problems, f"games/{game}: " + "\n".join(problems)
+
+
 @pytest.mark.parametrize("game", [pending(f"shape-{g}", g) for g in GAMES])
 def test_every_game_package_has_the_same_shape(game: str) -> None:
     """formats a leaf, rules below render/bots/ai, bots.py factories only, numba only under fast/."""
@@ -309,8 +373,8 @@ def _imported_names(tree: ast.AST) -> Iterator[tuple[int, str]]:
 def test_a_games_registry_entries_point_at_its_bots_module(game: str) -> None:
     from gridarena.core import registry
 
-    entries = registry._GAME_BOTS.get(game, {})  # the table itself: what the registry will import
-    factories = {name: e if isinstance(e, str) else e.factory for name, e in entries.items()}
+    entries = registry.game_entry(game).bots  # the game's own entries: what the registry will import
+    factories = {name: e.factory for name, e in entries.items()}
     wrong = {name: e for name, e in factories.items() if not e.startswith(f"gridarena.games.{game}.bots:")}
     assert not wrong, f"{game}: registry entries outside games/{game}/bots.py: {wrong}"
 

@@ -58,7 +58,7 @@ def test_a_policy_plays_whole_games_the_same_way_twice(spec: str, tmp_path: Path
 
 def test_bad_policy_files_are_refused_with_one_line(tmp_path: Path) -> None:
     game = make("isolation(width=5,height=5)")
-    with pytest.raises(SpecError, match="needs file="):
+    with pytest.raises(SpecError, match="policy: file is required"):
         make_bot(game, "policy")
     with pytest.raises(PolicyFileError, match="no such policy file"):
         make_bot(game, f"policy(file={tmp_path / 'missing.npz'})")
@@ -103,5 +103,5 @@ def test_openspiel_bots_play_every_game(name: str) -> None:
 
 
 def test_openspiel_bot_refuses_unknown_kinds() -> None:
-    with pytest.raises(SpecError, match="'mcts' or 'random'"):
+    with pytest.raises(SpecError, match=r"bot must be one of \('mcts', 'random'\)"):
         make_bot(make("isolation"), "openspiel(bot=cfr)")

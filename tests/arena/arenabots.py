@@ -11,15 +11,27 @@ import time
 from typing import Any
 
 from gridarena.core.bot import BaseBot, Decision
+from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import TimeControl
+from gridarena.core.params import Choice, Number
 from gridarena.core.types import Game, GameState
 from gridarena.games.isolation.ai.greedy import GreedyBot
 
-BOTS = {
-    "faulty": "arenabots:make_faulty",
-    "slowgreedy": "arenabots:make_slow_greedy",
-    "warming": "arenabots:make_warming",
-}
+FAULTY = BotEntry(
+    "arenabots:make_faulty",
+    "misbehaves on its first move in one chosen way",
+    {
+        "fault": Choice(("", "raise", "sleep", "hang", "exit", "illegal", "garbage"), default=""),
+        "seconds": Number(0, 3600, closed=True, default=0.0),
+    },
+)
+SLOWGREEDY = BotEntry(
+    "arenabots:make_slow_greedy", "greedy with a pause", {"pause": Number(0, 60, closed=True, default=0.002)}
+)
+WARMING = BotEntry(
+    "arenabots:make_warming", "needs a slow warm-up", {"seconds": Number(0, 60, closed=True, default=0.2)}
+)
+BOTS = {"faulty": "arenabots:FAULTY", "slowgreedy": "arenabots:SLOWGREEDY", "warming": "arenabots:WARMING"}
 
 
 class FaultyBot(BaseBot):

@@ -56,6 +56,18 @@ def test_single_player_runs_use_run_seeds_or_an_explicit_list() -> None:
     assert [b.seed for b in explicit] == [869, 84, 400]
 
 
+def test_explicit_seeds_reach_games_of_two_and_more_seats() -> None:
+    # CodinGame's seeds 1-3 of Ice and Fire, each played by every encounter with the seats swapped.
+    blocks = schedule(3, seats=2, games=2, master=9, run_seeds=(1, 2, 3))
+    assert [(b.encounter, b.round, b.seed) for b in blocks[:4]] == [
+        ((0, 1), 0, 1), ((0, 2), 0, 1), ((1, 2), 0, 1), ((0, 1), 1, 2),
+    ]  # fmt: skip
+    assert len(blocks) == 9 and all(len(b.seatings) == 2 for b in blocks)
+    assert [b.seed for b in schedule(4, seats=4, games=1, master=9, run_seeds=(-7, 5))] == [-7, 5]
+    with pytest.raises(ScheduleError, match="--seeds names no seed"):
+        schedule(2, seats=2, games=2, master=9, run_seeds=())
+
+
 def test_bad_configurations_name_the_problem() -> None:
     with pytest.raises(ScheduleError, match="at least 3 players"):
         schedule(2, seats=3, games=3, master=1)

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from gridarena.arena.backends import InlineBackend, Sink, aborted_result
+from gridarena.arena.load import cores
 from gridarena.arena.report import build_report
 from gridarena.arena.runner import GameTask
 from gridarena.arena.store import Store
 from gridarena.arena.text import format_text
-from gridarena.arena.tournament import Progress, TournamentConfig, TournamentError, cores, run_tournament
+from gridarena.arena.tournament import Progress, TournamentConfig, TournamentError, run_tournament
 from gridarena.cli import results, tournament
 from gridarena.cli.output import warn
 from gridarena.core.errors import GridArenaError

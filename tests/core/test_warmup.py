@@ -37,8 +37,8 @@ NUMBA_BOTS = [
     ("slidingpuzzle", "solver"),
 ]
 #: Not ours to warm up: a program, a person, OpenSpiel's own search (no kernel of ours; its MCTS
-#: does not stop at a 0.1 s clock on Ice and Fire), and a policy that needs its file.
-NOT_BOTS = {"external", "human", "openspiel", "policy"}
+#: does not stop at a 0.1 s clock on Ice and Fire), and a policy or a Python bot that needs its file.
+NOT_BOTS = {"external", "human", "openspiel", "policy", "python"}
 
 #: Plays each (game, bot, plies) of argv[1] through the loop; per game, the numba compiler-lock
 #: events (a compilation or a load from the cache) in the warm-up and inside the moves.

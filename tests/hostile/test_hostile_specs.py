@@ -4,7 +4,6 @@ Every game parameter has a range, checked before anything is allocated."""
 
 from __future__ import annotations
 
-import inspect
 import re
 import tracemalloc
 from pathlib import Path
@@ -46,21 +45,20 @@ def all_entries() -> list[tuple[str, str, BotEntry]]:
 def test_every_bot_parameter_that_may_reach_the_host_is_declared(
     game: str, name: str, entry: BotEntry
 ) -> None:
-    """Safe by construction: a new bot whose factory takes ``file=``, ``cmd=``, ... and does not say what it
-    does with it fails here, before the viewer could offer it."""
+    """Safe by construction: a new bot whose declaration has ``file=``, ``cmd=``, ... and does not say what it
+    reaches fails here, before the viewer could offer it."""
     if entry.reaches:
         return
-    factory = registry._load(entry.factory)
-    for param in list(inspect.signature(factory).parameters)[1:]:
+    for param, declared in entry.params.items():
         if REACHING.search(param):
-            assert param in entry.file_params, f"{game}:{name} takes {param!r}: declare it in file_params"
+            assert declared.reaches, f"{game}:{name} takes {param!r}: declare what it reaches"
 
 
 def test_the_offered_bots_are_the_ones_that_reach_nothing() -> None:
     for game in registry.available_games():
         offered = set(offered_bots(game))
         assert offered == {name for name, entry in bot_table(game).items() if not entry.reaches}
-        assert "external" not in offered and "human" not in offered
+        assert not {"external", "human", "python", "policy", "aind", "openspiel"} & offered
         assert offered <= set(registry.available_bots(game))
 
 
@@ -69,15 +67,13 @@ def test_the_offered_bots_are_the_ones_that_reach_nothing() -> None:
     [
         ("isolation", "external(cmd='id')", "external starts a program on the server"),
         ("isolation", "human", "human reads the server's terminal"),
-        ("isolation", "policy(file='p.npz')", "policy reads a policy file on the server"),
-        (
-            "isolation",
-            "openspiel(simulations=1000000000)",
-            "openspiel searches a fixed budget without a clock",
-        ),
-        ("isolation", "aind(file='/tmp/x.py')", "'file' imports a Python file"),
-        ("slidingpuzzle", "solver(pdb_dir='/tmp')", "'pdb_dir' reads and writes"),
-        ("slidingpuzzle", "solver(partition='6-6-3')", "'partition' reads or builds"),
+        ("isolation", "policy(file='p.npz')", "policy reads or writes files on the server"),
+        ("isolation", "python(file='x.py')", "python reads or writes files on the server"),
+        ("isolation", "openspiel(simulations=1000)", "openspiel searches a fixed budget"),
+        ("isolation", "aind(file='/tmp/x.py')", "aind reads or writes files"),
+        ("isolation", "aind(player=HumanPlayer)", "reads the server's terminal"),
+        ("slidingpuzzle", "solver(pdb_dir='/tmp')", "pdb_dir='/tmp' reads or writes files"),
+        ("slidingpuzzle", "solver(partition='6-6-3')", "partition='6-6-3' reads or writes files"),
         ("reversixt", "external(cmd=['sh'])", "starts a program"),
     ],
 )
@@ -86,18 +82,39 @@ def test_a_request_cannot_name_a_bot_that_reaches_the_host(game: str, spec: str,
         check_request_bot(game, spec)
 
 
-def test_nested_bot_specs_are_held_to_the_same_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A bot whose parameter is another bot's spec (an opponent model, a hint bot): the inner spec is checked too."""
-    nested = BotEntry("gridarena.bots.base:make_random_bot", spec_params=("inner",))
-    monkeypatch.setitem(registry._COMMON_BOTS, "mirror", nested)
-    check_request_bot("isolation", "mirror(inner='greedy')")
-    check_request_bot("isolation", "mirror(inner=\"mirror(inner='random')\")")
-    with pytest.raises(UnsafeSpecError, match="external starts a program"):
-        check_request_bot("isolation", "mirror(inner=\"external(cmd='id')\")")
-    with pytest.raises(UnsafeSpecError, match="'file' imports"):
-        check_request_bot("isolation", 'mirror(inner="mirror(inner=\\"aind(file=\'x.py\')\\")")')
-    with pytest.raises(SpecError, match="must be a bot spec"):
-        check_request_bot("isolation", "mirror(inner=3)")
+@pytest.mark.parametrize(
+    "spec,words",
+    [
+        ("ab_open(file='evil.py')", "ab_open: unknown parameter 'file'; ab_open takes timeout, name, seed"),
+        ("ab_open(player=x)", "ab_open: unknown parameter 'player'"),
+        ("best(margin=-1e9)", "best: margin must be a number from 1 to 1000, got -1000000000.0"),
+        ("ab_open(timeout=-1e18)", "ab_open: timeout must be a number from 1 to 1000"),
+        ("ab_improved_cpu(limit=1e9)", "ab_improved_cpu: limit must be a number from 1 to 10000"),
+        ("mm_open(search_depth=60,timeout=-1e18)", "mm_open: search_depth must be an integer from 1 to 12"),
+        ("maxn(bounds=1)", "maxn: bounds must be 2 numbers"),
+        ("mcts(rollout=1)", "mcts: rollout must be one of ('random', "),
+        ("alphabeta(heuristic=1)", "alphabeta: heuristic must be one of ("),
+        ("greedy(seed=[1,2])", "greedy: seed must be an integer from 0 to"),
+        ("alphabeta(depth=" + "9" * 5000 + ")", "a number of 5000 characters"),
+        ("greedy(seed=" + "-" * 20000 + "1)", "longer than the 8192 allowed"),
+        ("greedy(seed=" + "-" * 2000 + "1)", "signed deeper than 8"),
+    ],
+)
+def test_a_spec_is_checked_against_its_declaration_before_the_factory(spec: str, words: str) -> None:
+    """Issue 31, items 1-3 and 9: each of these reached a factory (or Python's parser) on the old main."""
+    game = make("isolation")
+    for build in (registry.make_bot_for_request, registry.make_bot):
+        with pytest.raises(SpecError) as caught:
+            build(game, spec)
+        assert words in str(caught.value) and "\n" not in str(caught.value)
+        assert len(str(caught.value)) < 1000
+
+
+def test_a_game_value_too_large_to_print_is_one_line() -> None:
+    with pytest.raises(SpecError, match="rows must be an integer from"):
+        make("slidingpuzzle(rows=0x" + "f" * 60 + ")")
+    with pytest.raises(SpecError, match="a number of 2002 characters"):
+        make("slidingpuzzle(rows=0x" + "f" * 2000 + ")")
 
 
 def test_a_request_cannot_name_a_file_through_a_game_parameter(tmp_path: Path) -> None:
@@ -194,3 +211,22 @@ def test_any_parameter_value_from_a_request_is_a_game_or_one_error(game: str, da
         make_for_request(spec)
     except GridArenaError as exc:
         assert "\n" not in str(exc)
+
+
+def test_a_replay_of_a_game_on_a_map_file_rebuilds_from_its_own_text(tmp_path: Path) -> None:
+    """A game on a map file of yours keeps the map's text in its parameters, so its replays open in the
+    viewer (rebuilt through the request-safe constructor, which reads no file); a header that names a
+    file without the text is still refused."""
+    from gridarena.games.reversixt.formats import MAPS_DIR
+    from gridarena.web.frames import HeaderRefused, request_game
+
+    mine = tmp_path / "mine.map"
+    mine.write_text((MAPS_DIR / "othello8.map").read_text())
+    game = make(f"reversixt(map='{mine}')")
+    assert game.params["map"] == "mine" and "text" in game.params
+    mine.unlink()  # the viewer needs no file
+    rebuilt = request_game({"game": "reversixt", "options": dict(game.params)})
+    assert rebuilt.num_players == 2 and rebuilt.board.width == 8
+    assert make("reversixt(map=othello8)").params == {"map": "othello8"}
+    with pytest.raises(HeaderRefused, match="names a file on the server's disk"):
+        request_game({"game": "reversixt", "options": {"map": "/etc/passwd"}})

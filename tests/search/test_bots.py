@@ -160,25 +160,17 @@ def test_isolation_heuristics_by_name() -> None:
     assert bot.act(state, TimeControl()).info["depth"] == 2
 
 
-#: The entries the registry's ``_COMMON_BOTS`` should hold (lazy "module:factory" strings).
-PROPOSED_BOT_ENTRIES = {
-    "minimax": "gridarena.bots.search_bots:make_minimax_bot",
-    "alphabeta": "gridarena.bots.search_bots:make_alphabeta_bot",
-    "paranoid": "gridarena.bots.search_bots:make_paranoid_bot",
-    "maxn": "gridarena.bots.search_bots:make_maxn_bot",
-    "brs": "gridarena.bots.search_bots:make_brs_bot",
-    "mcts": "gridarena.bots.search_bots:make_mcts_bot",
-}
+SEARCH_BOTS = ("minimax", "alphabeta", "paranoid", "maxn", "brs", "mcts")
 
 
-@pytest.mark.parametrize("name", sorted(PROPOSED_BOT_ENTRIES))
-def test_proposed_registry_entries_build_bots(name: str) -> None:
-    import importlib
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+def test_the_catalogue_entries_build_search_bots(name: str) -> None:
+    from gridarena.core import registry
 
-    module, _, attr = PROPOSED_BOT_ENTRIES[name].partition(":")
-    factory = getattr(importlib.import_module(module), attr)
     game = Isolation(4, 4)
-    bot = factory(game, seed=1) if name == "mcts" else factory(game, heuristic=mobility, seed=1)
+    entry = registry.bot_entry(game.name, name)
+    assert entry.factory == f"gridarena.bots.search_bots:make_{name}_bot"
+    bot = registry.make_bot(game, f"{name}(seed=1)")
     assert bot.name == name and isinstance(bot, Bot)
 
 

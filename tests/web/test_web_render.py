@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from webtools import expected_position, free_port
 
+from gridarena import catalogue
 from gridarena.arena.replay import ReplayRecorder, read_replay
 from gridarena.cli.main import main
 from gridarena.core import registry
@@ -37,7 +38,7 @@ SPECS = {
 
 
 def test_every_registered_game_has_a_renderer() -> None:
-    assert set(registry._RENDERERS) == set(available_games())
+    assert all(registry.has_renderer(game) for game in available_games())
 
 
 @pytest.mark.parametrize("name", available_games())
@@ -154,8 +155,7 @@ def test_a_new_game_plugs_in_with_its_renderer_alone(monkeypatch: pytest.MonkeyP
 
     from gridarena.web.app import create_app
 
-    monkeypatch.setitem(registry._GAMES, "toy", "toygame:Toy")  # type: ignore[index]
-    monkeypatch.setitem(registry._RENDERERS, "toy", "toygame:render_svg")
+    monkeypatch.setitem(catalogue.GAMES, "toy", "toygame:ENTRY")  # type: ignore[index]
     game = make("toy(start=6)")
     names = ["random", "random#2"]
     path = tmp_path / "toy.jsonl"
@@ -193,7 +193,7 @@ def test_a_new_game_plugs_in_with_its_renderer_alone(monkeypatch: pytest.MonkeyP
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-    monkeypatch.delitem(registry._RENDERERS, "toy")  # without a renderer: the text of each position
+    monkeypatch.setitem(catalogue.GAMES, "toy", "toygame:ENTRY_TEXT")  # type: ignore[index]  # no renderer: text
     assert "6 left" in view_of(read_replay(path)).frame(0)
 
 

@@ -1,7 +1,7 @@
 """A toy game that is not part of gridarena, with its own renderer: the frame must take it as it is.
 
 Counting down: a counter starts at ``start``; each player in turn takes 1 or 2; whoever takes the
-last one wins. Registered by the test only (``_GAMES["toy"]``, ``_RENDERERS["toy"]``).
+last one wins. Registered by the test only (``catalogue.GAMES["toy"] = "toygame:ENTRY"``).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from gridarena.core.catalogue import GameEntry
 from gridarena.core.params import Int, Param, check_params
 from gridarena.core.types import JSON, TERMINAL, BaseState, Outcome, Player
 
@@ -97,3 +98,8 @@ def render_svg(state: ToyState, *, last_action: int | None = None) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="240" height="40" data-game="toy" '
         f'data-ply="{state.ply}" data-left="{state.left}" data-last="{last_action or ""}">{circles}</svg>'
     )
+
+
+#: The toy's catalogue entries: with its renderer, and without one (the viewer then shows its text).
+ENTRY = GameEntry("toy", "a toy countdown", "toygame:Toy", renderer="toygame:render_svg")
+ENTRY_TEXT = GameEntry("toy", "a toy countdown", "toygame:Toy")

@@ -11,10 +11,16 @@ from typing import Any
 
 from gridarena.bots.base import RandomBot
 from gridarena.core.bot import BaseBot, Decision
+from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import TimeControl
+from gridarena.core.params import Number
 from gridarena.core.types import Game, GameState
 
-BOTS = {"crasher": "webbots:make_crasher", "slowrandom": "webbots:make_slow_random"}
+CRASHER = BotEntry("webbots:make_crasher", "raises on its first move")
+SLOWRANDOM = BotEntry(
+    "webbots:make_slow_random", "random after a pause", {"pause": Number(0, 60, closed=True, default=0.05)}
+)
+BOTS = {"crasher": "webbots:CRASHER", "slowrandom": "webbots:SLOWRANDOM"}
 
 
 class Crasher(BaseBot):

@@ -67,18 +67,23 @@ class PolicyBot(BaseBot):
 
 
 def make_policy_bot(
-    game: Game[Any], file: str | None = None, temperature: float = 0.0, seed: int | None = None
+    game: Game[Any], seed: int | None = None, *, file: str, temperature: float = 0.0
 ) -> PolicyBot:
-    """Registry factory of :class:`PolicyBot`: ``policy(file=PATH)``."""
-    if not file:
-        raise SpecError("policy needs file=PATH, a policy written by gridarena.adapters.policy.write_policy")
+    """Catalogue factory of :class:`PolicyBot`: ``policy(file=PATH)``."""
     if not Path(file).is_file():
         raise PolicyFileError(file, "no such policy file")
     return PolicyBot(game, file, temperature, seed)
 
 
-def make_openspiel_bot(game: Game[Any], bot: str = "mcts", seed: int | None = None, **params: Any) -> BaseBot:
-    """Registry factory of the ``openspiel`` bot (needs the ``rl`` extra)."""
+def make_openspiel_bot(
+    game: Game[Any],
+    seed: int | None = None,
+    bot: str = "mcts",
+    simulations: int = 100,
+    uct_c: float = 2.0,
+    rollouts: int = 1,
+) -> BaseBot:
+    """Catalogue factory of the ``openspiel`` bot (needs the ``rl`` extra)."""
     from gridarena.adapters.openspiel import OpenSpielBot
 
-    return OpenSpielBot(game, bot, seed, **params)
+    return OpenSpielBot(game, bot, seed, simulations, uct_c, rollouts)

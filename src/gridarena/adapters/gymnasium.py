@@ -1,10 +1,10 @@
 """Gymnasium single-agent environments ``gridarena/<game>-v0``: a puzzle, Pentocity, or one seat of a
 game against fixed gridarena bots.
 
-Importing this module registers one id per registered game; ``game=`` takes any spec of that game:
+``import gridarena`` registers one id per registered game (as soon as Gymnasium is imported, see
+:mod:`gridarena.adapters.registration`); ``game=`` takes any spec of that game:
 
-    import gymnasium as gym
-    import gridarena.adapters.gymnasium  # registers the ids
+    import gridarena, gymnasium as gym
     env = gym.make("gridarena/isolation-v0", game="isolation(width=5,height=5)", opponent="greedy")
 
 * **Observation**: the game's planes (see :mod:`gridarena.adapters.views`), a ``Box`` in [0, 1] of shape
@@ -23,7 +23,11 @@ Importing this module registers one id per registered game; ``game=`` takes any 
   they play whole turns between the agent's steps, untimed. ``seat`` is the agent's seat, or
   ``"random"`` for a seat drawn at each reset. ``opening`` is an arena opening (``random(plies=2)``),
   the same positions the arena's ``--opening`` gives for the same seed.
-* ``render_mode``: ``"ansi"`` (the state's text) or ``"rgb_array"`` (the planes painted).
+* ``render_mode``: ``"ansi"`` (the state's text) or ``"rgb_array"`` (the planes painted); through
+  ``gymnasium.make`` also ``"ansi_list"`` and ``"rgb_array_list"``. Any other (``"human"``: no window
+  is drawn) is refused with one line.
+* **Defaults**: ``game="isolation"`` (7x7), ``opponent="random"``, ``seat=0`` (the agent moves first),
+  no ``opening``.
 """
 
 from __future__ import annotations
@@ -34,14 +38,16 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.wrappers import RenderCollection
 
-from gridarena.adapters.pictures import planes_picture
+from gridarena.adapters.pictures import RENDER_MODES, planes_picture, render_mode_refused
+from gridarena.adapters.registration import register_ids
 from gridarena.adapters.views import Mask, Planes, Position, View, draw, make_view
 from gridarena.arena.runner import start_state
 from gridarena.core.bot import Bot
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError, SpecError
-from gridarena.core.registry import available_games, make, make_bot
+from gridarena.core.registry import make, make_bot
 from gridarena.core.types import CHANCE, TERMINAL, GameState, Player
 
 SEED_LIMIT = 2**31
@@ -51,7 +57,7 @@ SEED_LIMIT = 2**31
 class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
     """One seat of a gridarena game as a Gymnasium environment (see the module's docstring)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
         self,
@@ -69,8 +75,8 @@ class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
         specs = [opponent] * (players - 1) if isinstance(opponent, str | Bot) else list(opponent)
         if len(specs) != players - 1:
             raise SpecError(f"{self.game.name}: {players - 1} opponent specs needed, got {len(specs)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SpecError(f"render_mode must be 'ansi' or 'rgb_array', got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise SpecError(render_mode_refused(render_mode))
         self.opponent_specs = specs
         self.seat_choice = seat
         self.opening = opening
@@ -168,15 +174,22 @@ class GridArenaEnv(gymnasium.Env[Planes, np.int64]):
         return pos
 
 
+def make_env(**kwargs: Any) -> gymnasium.Env[Planes, np.int64]:
+    """What ``gymnasium.make("gridarena/<game>-v0", ...)`` builds: a :class:`GridArenaEnv`.
+
+    Being a function, not the class, it keeps Gymnasium from wrapping ``render_mode="human"`` in its
+    pygame window, which these environments do not draw: that mode is refused in one line like any
+    other unknown one; ``ansi_list`` and ``rgb_array_list`` collect the frames of an episode.
+    """
+    mode = kwargs.get("render_mode")
+    if isinstance(mode, str) and mode.endswith("_list") and mode.removesuffix("_list") in RENDER_MODES:
+        return RenderCollection(GridArenaEnv(**{**kwargs, "render_mode": mode.removesuffix("_list")}))
+    return GridArenaEnv(**kwargs)
+
+
 def register_environments() -> list[str]:
-    """Register ``gridarena/<game>-v0`` for every registered game (done on import); the ids."""
-    ids = []
-    for name in available_games():
-        env_id = f"gridarena/{name}-v0"
-        if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=f"{__name__}:GridArenaEnv", kwargs={"game": name})
-        ids.append(env_id)
-    return ids
+    """Register ``gridarena/<game>-v0`` for every registered game (``import gridarena`` does it); the ids."""
+    return register_ids(gymnasium)
 
 
 ENV_IDS = register_environments()

@@ -34,7 +34,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridarena.adapters.pictures import planes_picture
+from gridarena.adapters.pictures import RENDER_MODES, planes_picture, render_mode_refused
 from gridarena.adapters.views import Position, View, draw, make_view
 from gridarena.core.errors import SpecError
 from gridarena.core.registry import make
@@ -52,7 +52,7 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ign
     """A gridarena game as a PettingZoo AEC environment (see the module's docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": list(RENDER_MODES),
         "name": "gridarena_v0",
         "is_parallelizable": False,
     }
@@ -65,8 +65,8 @@ class GridArenaAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ign
             raise SpecError(
                 f"{self.game.name} has one player: use its Gymnasium environment (gridarena.adapters.gymnasium)"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SpecError(f"render_mode must be 'ansi' or 'rgb_array', got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise SpecError(render_mode_refused(render_mode))
         self.metadata = {**self.metadata, "name": f"gridarena_{self.game.name}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 CELL: Final = 16
 BACKGROUND: Final = (230, 230, 230)
+
 GRID: Final = (160, 160, 160)
 PALETTE: Final = np.array(
     [
@@ -34,6 +35,22 @@ PALETTE: Final = np.array(
     ],
     dtype=np.uint8,
 )
+
+
+RENDER_MODES: Final = ("ansi", "rgb_array")
+"""What ``render()`` gives: the state's text, or the planes painted as an image."""
+
+
+def render_mode_refused(mode: object) -> str:
+    """The one line that refuses a render mode.
+
+    >>> render_mode_refused("human")
+    "render_mode 'human' is not offered (gridarena's environments open no window): use 'ansi' (the state's text, print(env.render())) or 'rgb_array' (an image)"
+    """
+    return (
+        f"render_mode {mode!r} is not offered (gridarena's environments open no window): use 'ansi' "
+        "(the state's text, print(env.render())) or 'rgb_array' (an image)"
+    )
 
 
 def planes_picture(planes: NDArray[np.float32]) -> NDArray[np.uint8]:

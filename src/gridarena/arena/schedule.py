@@ -132,21 +132,26 @@ def schedule(
 ) -> list[Block]:
     """All blocks of a tournament, numbered in play order (rounds interleaved across encounters).
 
-    ``games`` per encounter is rounded up to whole blocks; single-player runs use ``run_seeds`` if
-    given (one run each), else ``gridarena-run`` seeds.
+    ``games`` per encounter is rounded up to whole blocks. ``run_seeds``, when given, are the rounds'
+    seeds themselves and ``games`` is not read: one run each for a single player, one block (a pair,
+    a rotation set) of every encounter each for more seats, so a game plays exactly the seeds asked
+    for (CodinGame's seeds of Ice and Fire). Otherwise the seeds come from the master seed.
     """
     if n < 1 or seats < 1:
         raise ScheduleError(f"need at least one player and one seat, got {n} players, {seats} seats")
     if games < 1 and run_seeds is None:
         raise ScheduleError(f"--games must be at least 1, got {games}")
+    if run_seeds is not None and not run_seeds:
+        raise ScheduleError("--seeds names no seed")
     fixed = encounters(n, seats, fmt, candidates)
-    if seats == 1:
-        rounds = len(run_seeds) if run_seeds is not None else games
-        seeds = list(run_seeds) if run_seeds is not None else [run_seed(master, r) for r in range(rounds)]
+    if run_seeds is not None:
+        seeds = list(run_seeds)
+    elif seats == 1:
+        seeds = [run_seed(master, r) for r in range(games)]
     else:
         per_block = len(block_seatings(tuple(range(seats)), swap=swap, all_orders=all_orders))
-        rounds = math.ceil(games / per_block)
-        seeds = [block_seed(master, r) for r in range(rounds)]
+        seeds = [block_seed(master, r) for r in range(math.ceil(games / per_block))]
+    rounds = len(seeds)
     shuffle = seats > 2 and fmt == "round-robin" and len(fixed) > max_groups
     appearances = [0] * n
     blocks: list[Block] = []

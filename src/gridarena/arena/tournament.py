@@ -16,21 +16,23 @@ finish and are stored.
 
 from __future__ import annotations
 
-import os
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from gridarena.arena.backends import Backend, Result
 from gridarena.arena.counts import StatsInputError
+from gridarena.arena.load import cores, overload
 from gridarena.arena.report import build_report, match_sample
 from gridarena.arena.runner import GameTask, build_bot, entrant_names
 from gridarena.arena.schedule import Block, schedule
 from gridarena.arena.seeds import bot_seed, new_master_seed
 from gridarena.arena.sprt import SprtConfig, SprtResult, sprt
 from gridarena.arena.store import Store, config_hash
+from gridarena.core.bot import Closes
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec
@@ -66,7 +68,8 @@ class TournamentConfig:
     sprt: str | None = None
     forced_concurrency: bool = False
     extra_bots: dict[str, str] = field(default_factory=dict)
-    """Bots outside the registries, name -> ``"module:factory"`` (plugins and tests); shipped as text."""
+    """Declared bots outside the catalogue, name -> ``"module:ATTR"`` of a :class:`BotEntry` (plugins and
+    tests); shipped as text."""
     run_bot_seeds: tuple[int, ...] | None = None
     """The player's seed of each run of ``run_seeds`` (default: derived from the master seed), so a
     single-player series can repeat an original's runs exactly (Pentocity's 2016 tournament)."""
@@ -93,7 +96,7 @@ class TournamentConfig:
 
     def names(self) -> list[str]:
         """The entrants' display names."""
-        return entrant_names(self.players)
+        return entrant_names(self.players, self.game)
 
 
 @dataclass(slots=True)
@@ -116,11 +119,6 @@ class TournamentOutcome:
     tournament: int
     status: str
     report: dict[str, JSON]
-
-
-def cores() -> int:
-    """Usable cores of this process (its CPU affinity)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def default_concurrency(timed: bool) -> int:
@@ -152,7 +150,7 @@ def _validate(config: TournamentConfig) -> tuple[int, list[str]]:
         SprtConfig.parse(config.sprt)
     for spec in config.players:
         bot = build_bot(game, spec, extra_bots=config.extra_bots)
-        if hasattr(bot, "close"):
+        if isinstance(bot, Closes):
             bot.close()
     return game.num_players, config.names()
 
@@ -260,10 +258,10 @@ class _Coordinator:
         if not self.timed or time.monotonic() - self.load_sampled < LOAD_SAMPLE_SECONDS:
             return
         self.load_sampled = time.monotonic()
-        load = os.getloadavg()[0]
-        if load > cores() and not self.loaded:
-            self.warn(f"1-minute load {load:.1f} exceeds {cores()} cores; timed results may suffer")
-        self.loaded = load > cores()
+        why = overload()
+        if why is not None and not self.loaded:
+            self.warn(why)
+        self.loaded = why is not None
 
     def _check_sprt(self) -> None:
         if self.sprt_config is None or self.decided:
@@ -310,13 +308,16 @@ def run_tournament(
     stop: Callable[[], bool] = lambda: False,
     exclude_forfeits: bool = False,
     warn: Callable[[str], None] = warnings.warn,
+    play_order: Callable[[Block], Any] | None = None,
 ) -> TournamentOutcome:
     """Play a new tournament (``config``) or the missing blocks of a stored one (``resume``).
 
     ``progress`` is called after every stored game; ``stop`` returning True stops scheduling (the
     games in flight finish); ``exclude_forfeits`` adds the standings without forfeited games. ``warn``
     receives what a person should know but the report cannot show as it happens (an aborted block, a
-    loaded machine); by default it is a Python warning.
+    loaded machine); by default it is a Python warning. ``play_order`` sorts the blocks to play (a key;
+    default: their numbers, rounds interleaved): AIND's table, one opponent after another, completes a
+    row at a time; the blocks keep their numbers and seeds, so the games are the same.
     """
     if resume is not None:
         stored = store.tournament(None if resume < 0 else resume)
@@ -347,6 +348,8 @@ def run_tournament(
         pending = {b.block for b in store.blocks(tournament)}
     assert config is not None
     blocks = [b for b in _blocks(config, seats, master) if b.number in pending]
+    if play_order is not None:
+        blocks.sort(key=play_order)
     replays = store.replay_dir(tournament) if store.path is not None else None
     total = sum(len(b.seatings) for b in blocks)
     sink = _Coordinator(store, tournament, config, total, progress, stop, warn)

@@ -222,7 +222,7 @@ class MCTSBot(BaseBot):
 
 
 def make_minimax_bot(
-    game: Game[Any], heuristic: Heuristic = None, depth: int = 3, seed: int | None = None
+    game: Game[Any], seed: int | None = None, heuristic: Heuristic = None, depth: int = 3
 ) -> MinimaxBot:
     """Registry factory: ``minimax(heuristic=improved,depth=3)``."""
     _check_searchable(game, "minimax", two_players=True)
@@ -231,12 +231,12 @@ def make_minimax_bot(
 
 def make_alphabeta_bot(
     game: Game[Any],
+    seed: int | None = None,
     heuristic: Heuristic = None,
     depth: int | None = None,
     tt: bool = True,
     aspiration: float | None = None,
     history: bool = False,
-    seed: int | None = None,
 ) -> AlphaBetaBot:
     """Registry factory: ``alphabeta(heuristic=improved)``, deepening until the clock stops it."""
     _check_searchable(game, "alphabeta", two_players=True)
@@ -245,11 +245,11 @@ def make_alphabeta_bot(
 
 def make_paranoid_bot(
     game: Game[Any],
+    seed: int | None = None,
     heuristic: Heuristic = None,
     depth: int | None = None,
     tt: bool = True,
     aspiration: float | None = None,
-    seed: int | None = None,
 ) -> ParanoidBot:
     """Registry factory: ``paranoid(heuristic=...)`` for any number of players."""
     _check_searchable(game, "paranoid")
@@ -258,10 +258,10 @@ def make_paranoid_bot(
 
 def make_maxn_bot(
     game: Game[Any],
+    seed: int | None = None,
     heuristic: Heuristic = None,
     depth: int | None = None,
     bounds: tuple[float, float] | None = None,
-    seed: int | None = None,
 ) -> MaxNBot:
     """Registry factory: ``maxn(heuristic=...)``; ``bounds=(lower, total)`` enables shallow pruning."""
     _check_searchable(game, "maxn")
@@ -270,7 +270,7 @@ def make_maxn_bot(
 
 
 def make_brs_bot(
-    game: Game[Any], heuristic: Heuristic = None, depth: int | None = None, seed: int | None = None
+    game: Game[Any], seed: int | None = None, heuristic: Heuristic = None, depth: int | None = None
 ) -> BestReplyBot:
     """Registry factory: ``brs(heuristic=...)``."""
     _check_searchable(game, "brs")
@@ -279,11 +279,11 @@ def make_brs_bot(
 
 def make_mcts_bot(
     game: Game[Any],
+    seed: int | None = None,
     iterations: int | None = 1000,
     rollout: Heuristic = "random",
     c: float = math.sqrt(2),
     scale: float = 1.0,
-    seed: int | None = None,
 ) -> MCTSBot:
     """Registry factory: ``mcts(iterations=2000)``; ``rollout`` is ``random`` or a heuristic."""
     _check_searchable(game, "mcts")

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gridarena.core.bot import Bot, Decision, warm_up
+from gridarena.core.bot import Bot, Closes, Decision, WantsResult, WarmUp, warm_up
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState, Outcome, Player
 
@@ -63,7 +63,7 @@ class WarmingBot:
         self._pending: tuple[Game[Any], Player, int] | None = None
         self._lock = threading.Lock()
         self._ready = threading.Event()
-        if hasattr(bot, "warm_up"):
+        if isinstance(bot, WarmUp):
             threading.Thread(target=self._warm, args=(game, on_ready), name="warm-up", daemon=True).start()
         else:  # nothing to wait for (nor to tell): ready now, so that no move is a cheap one by chance
             self._warm(game, None)
@@ -117,12 +117,10 @@ class WarmingBot:
 
     def end(self, outcome: Outcome) -> None:
         """Pass the result on to a bot that wants it."""
-        end = getattr(self.bot, "end", None)
-        if end is not None:
-            end(outcome)
+        if isinstance(self.bot, WantsResult):
+            self.bot.end(outcome)
 
     def close(self) -> None:
         """Release what the bot holds."""
-        close = getattr(self.bot, "close", None)
-        if close is not None:
-            close()
+        if isinstance(self.bot, Closes):
+            self.bot.close()

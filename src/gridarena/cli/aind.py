@@ -17,6 +17,7 @@ from typing import Any
 from gridarena.arena.backends import Backend
 from gridarena.arena.intervals import wilson_interval
 from gridarena.arena.runner import entrant_names
+from gridarena.arena.schedule import Block
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import Progress, TournamentConfig, run_tournament
 from gridarena.cli.output import warn
@@ -79,9 +80,16 @@ class Tally:
         return str(opponent)
 
 
+ProgressCount = Callable[[int, int], None]
+"""``on_progress(games_done, games_total)``: after each stored game."""
+
+
 @dataclass(frozen=True)
 class Arena:
-    """Where and how the games run: the store, the backend, the board and AIND's clock (ms per move)."""
+    """Where and how the games run: the store, the backend, the board and AIND's clock (ms per move).
+
+    ``on_progress`` hears of every stored game (the command's progress display).
+    """
 
     store: Store
     backend: Backend
@@ -90,11 +98,21 @@ class Arena:
     grace: float = DEFAULT_GRACE
     width: int = 7
     height: int = 7
+    on_progress: ProgressCount | None = None
 
     def play(
-        self, players: Sequence[str], games: int, seed: int, on_game: Callable[[Row], None], **schedule: Any
+        self,
+        players: Sequence[str],
+        games: int,
+        seed: int,
+        on_game: Callable[[Row], None],
+        play_order: Callable[[Block], Any] | None = None,
+        **schedule: Any,
     ) -> list[dict[str, Any]]:
-        """Play a tournament of ``players`` with AIND's opening and clock; its stored game rows."""
+        """Play a tournament of ``players`` with AIND's opening and clock; its stored game rows.
+
+        ``play_order`` sorts the blocks as :func:`~gridarena.arena.tournament.run_tournament` does.
+        """
         config = TournamentConfig(
             game=f"isolation(width={self.width},height={self.height})",
             players=tuple(players),
@@ -110,11 +128,15 @@ class Arena:
 
         def progress(state: Progress) -> None:
             nonlocal seen
+            if self.on_progress is not None:
+                self.on_progress(state.games_done, state.games_total)
             if state.games_done > seen:  # a stored game (an aborted one is reported too, and not stored)
                 seen = state.games_done
                 on_game(state.last)
 
-        outcome = run_tournament(config, self.store, self.backend, new=True, progress=progress, warn=warn)
+        outcome = run_tournament(
+            config, self.store, self.backend, new=True, progress=progress, warn=warn, play_order=play_order
+        )
         return self.store.games(outcome.tournament)
 
 
@@ -180,7 +202,7 @@ class _Gauntlet:
     """Names and labels of one AIND tournament, its tally, and the table rows as they complete."""
 
     def __init__(self, tests: Sequence[Entrant], cpu: Sequence[Entrant], num_matches: int) -> None:
-        names = entrant_names([e.spec for e in [*tests, *cpu]])
+        names = entrant_names([e.spec for e in [*tests, *cpu]], "isolation")
         self.tests, self.cpu = names[: len(tests)], names[len(tests) :]
         self.labels = {name: e.label for name, e in zip(names, [*tests, *cpu], strict=True)}
         self.loser_keys = {
@@ -242,8 +264,20 @@ def play_tournament(
             show(line)
 
     players = [e.spec for e in [*tests, *cpu]]
-    rows = arena.play(players, 2 * num_matches, seed, on_game, format="gauntlet", candidates=len(tests))
+    rows = arena.play(
+        players, 2 * num_matches, seed, on_game, by_opponent, format="gauntlet", candidates=len(tests)
+    )
     return gauntlet.result(rows, seed, arena.time_limit)
+
+
+def by_opponent(block: Block) -> tuple[int, int, int]:
+    """AIND's order of play: one CPU agent after another (its table row), rounds, then the test agents.
+
+    A gauntlet's encounter is ``(test agent, CPU agent)``, so each row of the table is complete once
+    its opponent's games are played, as tournament.py printed them.
+    """
+    test, opponent = block.encounter
+    return opponent, block.round, test
 
 
 # ---- fair pairs ----------------------------------------------------------------------------------
@@ -295,7 +329,7 @@ def play_pairs(
     on_game: Callable[[int, int], None] | None = None,
 ) -> PairsResult:
     """``pairs`` random openings, each played with both seatings; ``on_game(wins, games)`` after each game."""
-    names = entrant_names([first, second])
+    names = entrant_names([first, second], "isolation")
     keys = {name: name for name in names}
     running = Tally(names[:1], names[1:], keys)
 

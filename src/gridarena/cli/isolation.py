@@ -14,7 +14,8 @@ Agents are bot specs of the registry (``gridarena games`` lists them).
 2-ply opening (up to the board's symmetries) is a job on the arena's backends, stored in the
 database as it is solved, so a killed run goes on where it stopped when started again;
 ``--all`` solves every opening, not only the proof; ``--show [--json]`` prints what is proved so
-far; ``--write FILE`` writes the solution file (the package ships ``solution-7x7.json``).
+far (the package's solution while the database decides nothing: ``solution-7x7.json``);
+``--write FILE`` writes the solution file.
 """
 
 from __future__ import annotations
@@ -24,25 +25,34 @@ import difflib
 import itertools
 import json
 import random
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
 from gridarena.arena.jobs import Job, run_jobs
-from gridarena.arena.store import Store
+from gridarena.arena.store import Store, database_path
 from gridarena.arena.tournament import check_concurrency, default_concurrency
-from gridarena.cli.aind import Arena, play_pairs, play_tournament
+from gridarena.cli.aind import Arena, ProgressCount, play_pairs, play_tournament
 from gridarena.cli.help import examples
 from gridarena.cli.jobs import Report, StopOnTerminate, add_job_options, job_backend, job_progress
+from gridarena.cli.options import CONCURRENCY, GRACE, SEED, count, milliseconds
+from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import write_failure
 from gridarena.core.gameclock import CLOCK_KINDS
 from gridarena.core.registry import available_bots
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import JSON
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS
-from gridarena.games.isolation.aind.tournament import NUM_MATCHES, candidates, cpu_agents
+from gridarena.games.isolation.aind.tournament import (
+    NUM_MATCHES,
+    borrowed_players,
+    candidates,
+    cpu_agents,
+)
 from gridarena.games.isolation.fast import MAX_CELLS, Engine
 from gridarena.games.isolation.solve import (
     BOOK_PLIES,
@@ -55,6 +65,8 @@ from gridarena.games.isolation.solve import (
     book_lines,
     cell_text,
     job_name,
+    shipped_solution,
+    solution_path,
 )
 
 Handler = Callable[[argparse.Namespace], int]
@@ -77,9 +89,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "aind-tournament", help="AIND's tournament.py with 95%% intervals", description=__doc__
     )
     tour.add_argument(
-        "--agents", metavar="FILE.py", help="an AIND game_agent.py (default: gridarena's agents)"
+        "--agents",
+        metavar="FILE.py",
+        help="an AIND game_agent.py; custom_score is enough: gridarena's players stand in for missing classes "
+        "(default: gridarena's agents)",
     )
-    tour.add_argument("--matches", type=int, default=NUM_MATCHES, help="NUM_MATCHES (default 5)")
+    tour.add_argument(
+        "--matches", type=count(high=10**6), default=NUM_MATCHES, help="NUM_MATCHES (default 5)"
+    )
     tour.add_argument("--extra", nargs="*", default=[], metavar="BOT", help="more test agents, e.g. best")
     _common(tour)
     tour.set_defaults(isolation_handler=run_tournament)
@@ -88,7 +105,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--agents", nargs=2, default=["best", "ab_improved"], metavar="BOT", help="two bot specs"
     )
     pairs.add_argument(
-        "--pairs", type=int, default=50, help="random openings, each played twice (default 50)"
+        "--pairs", type=count(high=10**6), default=50, help="random openings, each played twice (default 50)"
     )
     _common(pairs)
     pairs.set_defaults(isolation_handler=run_pairs)
@@ -112,17 +129,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve.add_argument(
         "--all", action="store_true", help="solve every opening, not only those the proof needs"
     )
-    solve.add_argument("--show", action="store_true", help="print what is proved so far; solve nothing")
+    solve.add_argument(
+        "--show",
+        action="store_true",
+        help="print what is proved so far, solving nothing (the shipped solution while the database decides nothing)",
+    )
     solve.add_argument("--write", metavar="FILE", help="write the solution file once the board is decided")
     solve.add_argument(
         "--book-plies",
-        type=int,
+        type=count(0, 128),
         default=BOOK_PLIES,
         help=f"--write: the winner's moves in its won lines below this ply go in the file (default {BOOK_PLIES})",
     )
     solve.add_argument(
         "--tt-bits",
-        type=int,
+        type=count(10, 30),
         default=SOLVE_TT_BITS,
         help="2^N table entries per worker, 16 bytes each (default 24: 256 MB)",
     )
@@ -134,21 +155,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--seed", type=int, help="master seed of the openings and bots; drawn and printed if absent"
+        "--seed", type=SEED, help="master seed of the openings and bots; drawn and printed if absent"
     )
     parser.add_argument(
-        "--time-limit", type=float, default=TIME_LIMIT_MILLIS, help="ms per move (default 150)"
+        "--time-limit",
+        type=milliseconds(above=0),
+        default=TIME_LIMIT_MILLIS,
+        help="ms per move (default 150)",
     )
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time limit measures")
     parser.add_argument(
-        "--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late (AIND allowed none)"
+        "--grace", type=GRACE, default=DEFAULT_GRACE, help="seconds an answer may be late (AIND allowed none)"
     )
-    parser.add_argument("--width", type=int, default=7, help="board columns (default 7)")
-    parser.add_argument("--height", type=int, default=7, help="board rows (default 7)")
+    parser.add_argument("--width", type=count(3, 11), default=7, help="board columns (default 7)")
+    parser.add_argument("--height", type=count(3, 11), default=7, help="board rows (default 7)")
     parser.add_argument(
-        "--db", default=":memory:", help="store the games in this SQLite file (default: memory)"
+        "--db",
+        help="store the games in this SQLite file, :memory: for none (default: $GRIDARENA_DB, else "
+        "./gridarena.sqlite); gridarena serve --db FILE shows them",
     )
-    parser.add_argument("--concurrency", type=int, help="games at once (default: cores less one)")
+    parser.add_argument("--concurrency", type=CONCURRENCY, help="games at once (default: cores less one)")
     parser.add_argument("--force-concurrency", action="store_true", help="allow more games than cores")
     parser.add_argument(
         "--backend",
@@ -157,6 +183,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="where games run: process (default: a pool of --concurrency processes), inline, or ray",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress display on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,13 +200,7 @@ def _seed(args: argparse.Namespace) -> int:
     return seed
 
 
-def _check(args: argparse.Namespace, count: int, label: str, bots: list[str]) -> None:
-    if count < 1:
-        raise UsageError(f"{label} must be at least 1, got {count}")
-    if args.time_limit <= 0:
-        raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
-    if not (3 <= args.width <= 11 and 3 <= args.height <= 11):
-        raise UsageError(f"board {args.width}x{args.height}: width and height must be 3 to 11")
+def _check(bots: list[str]) -> None:
     known = available_bots("isolation")
     for spec in bots:
         name = parse_spec(spec)[0]
@@ -189,55 +210,87 @@ def _check(args: argparse.Namespace, count: int, label: str, bots: list[str]) ->
             raise UsageError(f"unknown agent {name!r}; {hint}")
 
 
-def _arena(args: argparse.Namespace) -> Arena:
+def _arena(args: argparse.Namespace, on_progress: ProgressCount | None = None) -> Arena:
     concurrency = args.concurrency or default_concurrency(timed=True)
     check_concurrency(concurrency, True, args.force_concurrency)
     backend = make_backend(args.backend, concurrency)
-    return Arena(Store(args.db), backend, args.time_limit, args.clock, args.grace, args.width, args.height)
+    store = Store(_db(args))
+    return Arena(
+        store, backend, args.time_limit, args.clock, args.grace, args.width, args.height, on_progress
+    )
+
+
+def _db(args: argparse.Namespace) -> str | Path:
+    return ":memory:" if args.db == ":memory:" else database_path(args.db)
+
+
+def _name_the_database(args: argparse.Namespace) -> None:
+    """The last words: where the games are and the command that shows them."""
+    if args.quiet:
+        return
+    db = _db(args)
+    if db == ":memory:":
+        print("the games were kept in memory only (--db :memory:)", file=sys.stderr)
+        return
+    quoted = shlex.quote(str(db))
+    print(f"games stored in {db}; see them with: gridarena serve --db {quoted}", file=sys.stderr)
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    """AIND's tournament; the table on stdout (or JSON with ``--json``, the table then on stderr)."""
-    _check(args, args.matches, "--matches", args.extra)
+    """AIND's tournament; the table on stdout (or JSON with ``--json``, the table then on stderr).
+
+    Each row is printed once its opponent's games are all played (they are played one opponent after
+    another, as tournament.py did), with a progress display on stderr meanwhile.
+    """
+    _check(args.extra)
     seed = _seed(args)
     tests, cpu = candidates(args.agents, args.extra), cpu_agents(args.agents)
+    borrowed = borrowed_players(args.agents) if args.agents else []
+    if borrowed:
+        print(
+            f"{args.agents} has no {' or '.join(borrowed)}: gridarena's {', '.join(borrowed)} "
+            "play with its scores",
+            file=sys.stderr,
+        )
     out = sys.stderr if args.json else sys.stdout
-    if not args.json:
-        print(DESCRIPTION, file=out)
-        for line in ("*************************", "Playing Matches", "*************************"):
-            print(f"{line:^74}", file=out)
-
-    def show(line: str) -> None:
-        print(line, file=out, flush=True)
-
-    arena = _arena(args)
-    try:
-        result = play_tournament(arena, tests, cpu, args.matches, seed, show)
-    finally:
-        arena.backend.close()
+    games = 2 * args.matches * len(tests) * len(cpu)
+    with ticker(args.quiet, "games", games) as tick:
+        if not args.json:
+            tick.row(DESCRIPTION, out)
+            for line in ("*************************", "Playing Matches", "*************************"):
+                tick.row(f"{line:^74}", out)
+        arena = _arena(args, lambda done, total: tick.update(done, total))
+        try:
+            result = play_tournament(arena, tests, cpu, args.matches, seed, lambda row: tick.row(row, out))
+        finally:
+            arena.backend.close()
+            arena.store.close()
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
         print("\n".join(result.footer()), file=out)
+    _name_the_database(args)
     return 0
 
 
 def run_pairs(args: argparse.Namespace) -> int:
-    """Fair pairs between two agents; a summary line (or JSON with ``--json``)."""
-    _check(args, args.pairs, "--pairs", args.agents)
+    """Fair pairs between two agents; a summary line (or JSON with ``--json``), progress on stderr."""
+    _check(args.agents)
     seed = _seed(args)
     first = args.agents[0]
+    with ticker(args.quiet, "games", 2 * args.pairs) as tick:
+        arena = _arena(args)
 
-    def progress(wins: int, games: int) -> None:
-        if games % 20 == 0:
-            print(f"{games} games, {wins} won by {first}", file=sys.stderr, flush=True)
+        def progress(wins: int, games: int) -> None:
+            tick.update(games, detail=f"{wins} won by {first}")
 
-    arena = _arena(args)
-    try:
-        result = play_pairs(arena, args.agents[0], args.agents[1], args.pairs, seed, progress)
-    finally:
-        arena.backend.close()
+        try:
+            result = play_pairs(arena, args.agents[0], args.agents[1], args.pairs, seed, progress)
+        finally:
+            arena.backend.close()
+            arena.store.close()
     print(json.dumps(result.to_json(), indent=2) if args.json else result.summary())
+    _name_the_database(args)
     return 0
 
 
@@ -290,12 +343,11 @@ def solve_openings(plan: ProofPlan, backend: Backend, store: Store, tt_bits: int
 def run_solve(args: argparse.Namespace) -> int:
     """Prove (or go on proving) the board; print what is proved; write the solution file if asked."""
     width, height = _board(args.board)
-    if not 10 <= args.tt_bits <= 30:
-        raise UsageError(f"--tt-bits must be 10 to 30, got {args.tt_bits}")
+    if args.show and not args.write:
+        return _show(args, width, height)
     store = Store(args.db)
     try:
-        known = [OpeningResult.from_json(r) for r in store.job_results(solve_batch(width, height)).values()]
-        plan = ProofPlan(width, height, known, complete=args.all)
+        plan = _stored_plan(store, width, height, args.all)
         if not args.show and not plan.done():
             backend = job_backend(args)
             total = plan.total() if args.all else None
@@ -321,11 +373,55 @@ def run_solve(args: argparse.Namespace) -> int:
             width, height, tt_bits=args.tt_bits, path_max=SOLVE_PATH_MAX, path_budget=SOLVE_PATH_BUDGET
         )
         solution.book = book_lines(solution, solver, args.book_plies)
-        solution.write(Path(args.write))
+        try:
+            solution.write(Path(args.write))
+        except OSError as exc:
+            raise write_failure(args.write, "solution file", exc) from None
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(_summary_text(plan))
+    return 0
+
+
+def _shipped_plan(width: int, height: int, complete: bool) -> ProofPlan | None:
+    """The proof of the solution shipped in the package for this board, if there is one."""
+    solution = shipped_solution(width, height)
+    return None if solution is None else ProofPlan(width, height, solution.plan.results.values(), complete)
+
+
+def _stored_plan(store: Store, width: int, height: int, complete: bool) -> ProofPlan:
+    """The proof as far as the database has it."""
+    known = [OpeningResult.from_json(r) for r in store.job_results(solve_batch(width, height)).values()]
+    return ProofPlan(width, height, known, complete=complete)
+
+
+def _show(args: argparse.Namespace, width: int, height: int) -> int:
+    """``--show``: what the database proves; the shipped solution instead while the database decides nothing.
+
+    A database that does not exist is not created: it has proved nothing yet.
+    """
+    if args.db != ":memory:" and not Path(args.db).exists():
+        plan = ProofPlan(width, height, complete=args.all)
+    else:
+        with Store(args.db) as store:
+            plan = _stored_plan(store, width, height, args.all)
+    shipped = _shipped_plan(width, height, args.all)
+    source: dict[str, JSON] = {"source": "database", "db": args.db}
+    shown = plan
+    if plan.winner() is None and shipped is not None:
+        shown = shipped
+        source = {"source": "shipped", "file": solution_path(plan.width, plan.height), "db": args.db}
+        source["db_solved"] = len(plan.results)
+    if args.json:
+        print(json.dumps({**shown.summary(), **source}, indent=2))
+        return 0
+    print(_summary_text(shown))
+    if shown is not plan:
+        print(
+            f"(the solution shipped with gridarena, {source['file']}; {args.db} has "
+            f"{len(plan.results)} of {plan.total()} openings)"
+        )
     return 0
 
 

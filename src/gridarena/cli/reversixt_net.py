@@ -8,7 +8,9 @@ it with every move; ``--trace FILE`` writes the reference server's console forma
 ``gridarena reversixt verify-trace`` reads (``-`` for stdout; with several games ``{game}`` in the
 name, or ``.N`` before the suffix, gives one file per game). ``--replay FILE`` writes each game's
 replay (the arena's JSON Lines, for ``gridarena replay``), and ``--db FILE`` stores the games as the
-arena stores a tournament's (``gridarena results --db FILE``, ``gridarena serve --db FILE``).
+arena stores a tournament's, as they go (``gridarena results --db FILE``; ``gridarena serve --db FILE``
+shows the game being played). At start the server says what its requests carry: the depth byte is 1
+unless ``--depth 0``, as on the reference server, and a depth-aware bot then searches one ply.
 
 ``client`` plays a registered bot (``--bot``, default random) against any compliant server.
 """
@@ -28,15 +30,16 @@ from typing import IO, Any
 from gridarena.arena.replay import ReplayRecorder, write_document
 from gridarena.arena.runner import GameTask, result_record, time_stats
 from gridarena.arena.store import Store
+from gridarena.cli.options import GRACE, PORT, SEED, count, seconds
 from gridarena.core.errors import UnknownNameError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
 from gridarena.core.play import Recorder
 from gridarena.core.registry import bot_table
 from gridarena.core.specs import format_spec, parse_spec
 from gridarena.core.types import JSON
-from gridarena.games.reversixt.client import ClientConfig, ClientError, play
+from gridarena.games.reversixt.net.client import WAITING, ClientConfig, ClientError, play
+from gridarena.games.reversixt.net.server import ReversiServer, ServedGame, ServerConfig, ServerError
 from gridarena.games.reversixt.rules import ReversiState
-from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig, ServerError
 
 SOURCE = "gridarena reversixt server"
 
@@ -52,7 +55,7 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
     clock = parser.add_mutually_exclusive_group()
     clock.add_argument(
         "--time",
-        type=float,
+        type=seconds(),
         default=0.0,
         metavar="SECONDS",
         help="the reference server's -t, in its meaning: seconds added to each player's time account "
@@ -67,20 +70,20 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--depth",
-        type=int,
+        type=count(0, 255),
         default=1,
         metavar="D",
         help="depth limit sent with each request, 0 = none (default 1, as the reference's -d)",
     )
     parser.add_argument(
-        "--port", type=int, default=7777, help="base port; a busy one moves to the next (default 7777)"
+        "--port", type=PORT, default=7777, help="base port; a busy one moves to the next (default 7777)"
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--result", metavar="FILE", help="result file: map name, then group, points, time, status"
     )
     parser.add_argument(
-        "--games", type=int, default=1, metavar="N", help="games to play in a row (default 1)"
+        "--games", type=count(high=10**6), default=1, metavar="N", help="games to play in a row (default 1)"
     )
     parser.add_argument("--log", metavar="FILE", help="readable log with every move")
     parser.add_argument(
@@ -99,11 +102,11 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
         help="store the games in this results database as a tournament's (gridarena results, serve)",
     )
     parser.add_argument(
-        "--wait", type=float, metavar="N", help="wait at most N seconds for the clients of a game"
+        "--wait", type=seconds(above=0), metavar="N", help="wait at most N seconds for the clients of a game"
     )
     parser.add_argument(
         "--grace",
-        type=float,
+        type=GRACE,
         default=0.0,
         metavar="SECONDS",
         help="lateness allowed past the account (default 0)",
@@ -114,29 +117,52 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
 def configure_client(parser: argparse.ArgumentParser) -> None:
     """The options of ``gridarena reversixt client``."""
     parser.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=7777, help="server port (default 7777)")
+    parser.add_argument("--port", type=count(1, 65535), default=7777, help="server port (default 7777)")
     parser.add_argument(
-        "--group", type=int, default=0, metavar="G", help="group number sent to the server (0..255)"
+        "--group", type=count(0, 255), default=0, metavar="G", help="group number sent to the server (0..255)"
     )
     parser.add_argument(
         "--bot", default="random", metavar="NAME", help="a ReversiXT bot spec (default random)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="the bot's seed (default 0)")
     parser.add_argument(
         "--fallback-time",
-        type=float,
+        type=seconds(above=0),
         default=1.0,
         metavar="SECONDS",
         help="seconds per move when a request has neither time nor depth (default 1)",
     )
     parser.add_argument(
         "--wait",
-        type=float,
+        type=seconds(),
         default=0.0,
         metavar="N",
         help="keep retrying a refused connection for N seconds (default 0: fail at once)",
     )
-    parser.add_argument("--quiet", action="store_true", help="print only warnings and errors")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only warnings, errors and what the client waits for"
+    )
+
+
+class _LogFile(logging.FileHandler):
+    """``--log FILE``: a write that fails (a full disk) stops the log and is reported once, at the end,
+    instead of logging's own traceback on every record."""
+
+    failure: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        """Keep the first failure and write no more."""
+        error = sys.exc_info()[1]
+        if self.failure is None:
+            self.failure = str(getattr(error, "strerror", None) or error)
+        self.setLevel(logging.CRITICAL + 1)
+
+    def close(self) -> None:
+        """Close the file; a failed last flush is kept like a failed write."""
+        try:
+            super().close()
+        except OSError as exc:
+            self.failure = self.failure or exc.strerror or str(exc)
 
 
 @contextmanager
@@ -149,9 +175,10 @@ def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[No
     console.setLevel(console_level)
     console.setFormatter(logging.Formatter("%(message)s"))
     handlers.append(console)
+    log: _LogFile | None = None
     if log_file is not None:
         try:
-            file_handler = logging.FileHandler(log_file, mode="w", encoding="utf-8")
+            file_handler = log = _LogFile(log_file, mode="w", encoding="utf-8")
         except OSError as exc:
             raise ServerError(f"--log {log_file}: {exc.strerror or exc}") from exc
         file_handler.setLevel(logging.DEBUG)
@@ -169,6 +196,8 @@ def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[No
             handler.close()
         logger.setLevel(old_level)
         logger.propagate = old_propagate
+    if log is not None and log.failure is not None:
+        raise ServerError(f"--log {log_file}: {log.failure}")
 
 
 def trace_path(template: str, game: int, games: int) -> str:
@@ -211,10 +240,13 @@ class _TraceFiles:
 
 
 class _Database:
-    """``--db``: the games stored as a tournament's (rows and replay files, through the store's API).
+    """``--db``: the games stored as a tournament's, live, the way the arena stores its own.
 
-    The tournament is opened at the first finished game; its entrants are that game's groups. A later
-    game of other groups opens another tournament for the games left (the first one ends ``stopped``).
+    The tournament is opened (``running``) when the first game begins, its entrants that game's
+    groups, so ``gridarena serve`` lists it at once; each game's replay is written beside the database
+    as it is played (``<block>-0.jsonl``, what the viewer shows of a game in progress), then compacted
+    and stored with its row when the game ends. A later game of other groups opens another tournament
+    for the games left (the first one ends ``stopped``).
     """
 
     def __init__(self, path: str, config: dict[str, JSON], games: int) -> None:
@@ -233,17 +265,31 @@ class _Database:
         self.entrants, self.block = entrants, 0
         return self.tournament
 
-    def record(self, served: ServedGame, document: bytes) -> None:
-        """Store one game: its row, and its compact replay beside the database."""
-        entrants = sorted(f"group-{g}" for g in served.groups)
+    def begin(self, groups: Sequence[int]) -> Path:
+        """A game begins: its tournament (opened now if need be) and where its replay is written live."""
+        entrants = sorted(f"group-{g}" for g in groups)
         tournament = self.tournament if entrants == self.entrants else self._open(entrants)
         assert tournament is not None
-        target = self.store.replay_dir(tournament) / f"{self.block}-0.json.gz"
-        target.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.store.replay_dir(tournament)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{self.block}-0.jsonl"
+
+    def record(self, served: ServedGame, live: Path, document: bytes) -> None:
+        """Store one game: its row, and its compact replay in place of the live one."""
+        assert self.tournament is not None
+        target = live.with_suffix(".json.gz")
         sha = write_document(document, target)
+        live.unlink(missing_ok=True)
         seats, record = len(served.names), served.record
         task = GameTask(
-            tournament, self.block, 0, str(self.config["game"]), served.names, served.names, 0, (0,) * seats
+            self.tournament,
+            self.block,
+            0,
+            str(self.config["game"]),
+            served.names,
+            served.names,
+            0,
+            (0,) * seats,
         )
         stats = time_stats(record, seats)
         result = result_record(task, record.outcome, record.plies, stats, record.final_state.result_info())
@@ -266,6 +312,7 @@ class _Outputs:
     def __init__(self, args: argparse.Namespace, config: ServerConfig, stack: ExitStack) -> None:
         self.result, self.replay, self.config = args.result, args.replay, config
         self.replays: dict[int, list[ReplayRecorder]] = {}
+        self.live: dict[int, Path] = {}
         if self.result is not None:
             try:
                 Path(self.result).write_text("", encoding="utf-8")
@@ -303,8 +350,9 @@ class _Outputs:
         if self.replay:
             path = trace_path(self.replay, number, self.config.games)
             made.append(ReplayRecorder(path, state.game, names, 0, state, **extra))
-        if self.db is not None:  # kept in memory, written compacted beside the database
-            made.append(ReplayRecorder(None, state.game, names, 0, state, **extra))
+        if self.db is not None:  # written live beside the database, compacted when the game ends
+            self.live[number] = self.db.begin(groups)
+            made.append(ReplayRecorder(self.live[number], state.game, names, 0, state, **extra))
         self.replays[number] = made
         return list(made)
 
@@ -315,7 +363,7 @@ class _Outputs:
                 out.write(served.result_text())
         replays = self.replays.pop(served.number, [])
         if self.db is not None and replays:
-            self.db.record(served, replays[-1].writer.document())
+            self.db.record(served, self.live.pop(served.number), replays[-1].writer.document())
 
 
 def run_server(args: argparse.Namespace) -> int:
@@ -365,7 +413,8 @@ def run_client(args: argparse.Namespace) -> int:
         fallback_time=args.fallback_time,
         wait=args.wait,
     )
-    with _logging("gridarena.reversixt.client", logging.WARNING if args.quiet else logging.INFO, None):
+    # Quiet still says what the client waits for (its kernels: minutes on a cold cache; the server).
+    with _logging("gridarena.reversixt.client", WAITING if args.quiet else logging.INFO, None):
         result = asyncio.run(play(config))
     if result.disqualified:
         raise ClientError(f"player {result.player} was disqualified by the server")

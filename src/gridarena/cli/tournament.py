@@ -17,6 +17,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from types import FrameType
 from typing import Any
 
@@ -41,7 +42,9 @@ from gridarena.arena.tournament import (
     default_concurrency,
     run_tournament,
 )
+from gridarena.cli.options import CONCURRENCY, GRACE, ROW_ID, SEED, count
 from gridarena.cli.output import err, print_json, progress_enabled, warn
+from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec
 from gridarena.core.specs import split_players
@@ -52,13 +55,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="game name or spec (not needed with --resume)")
     parser.add_argument("--players", help="comma-separated bot specs; name=... sets a display name")
     parser.add_argument(
-        "--games", type=int, default=2, help="games per encounter, rounded up to whole blocks"
+        "--games", type=count(), help="games per encounter, rounded up to whole blocks (default 2)"
     )
     parser.add_argument("--time", help="time control: 0.15, 150ms, 1/0.05, account:2, total:300, 60+0.5")
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time control measures")
-    parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late")
-    parser.add_argument("--seed", type=int, help="master seed (drawn, printed and stored when absent)")
-    parser.add_argument("--seeds", help="explicit single-player run seeds, e.g. 869,84,400")
+    parser.add_argument("--grace", type=GRACE, default=DEFAULT_GRACE, help="seconds an answer may be late")
+    parser.add_argument("--seed", type=SEED, help="master seed (drawn, printed and stored when absent)")
+    parser.add_argument(
+        "--seeds",
+        help="the games' own seeds instead of --games, one round each: 869,84,400 (single-player runs), "
+        "1,2,3 (each encounter plays each seed, seats swapped: CodinGame's seeds for iceandfire)",
+    )
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -66,19 +73,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="round-robin (default: every group of players meets) or gauntlet (candidates against the rest)",
     )
     parser.add_argument(
-        "--candidates", type=int, default=1, help="gauntlet: the first K players are candidates"
+        "--candidates", type=count(), default=1, help="gauntlet: the first K players are candidates"
     )
     parser.add_argument("--no-swap", action="store_true", help="do not replay pairs with the seats swapped")
     parser.add_argument(
         "--all-orders", action="store_true", help="k seats: every seating, not only rotations"
     )
     parser.add_argument(
-        "--max-groups", type=int, default=200, help="k seats: above this, seeded random groups"
+        "--max-groups", type=count(), default=200, help="k seats: above this, seeded random groups"
     )
-    parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    parser.add_argument("--max-plies", type=count(), help="adjudicate a draw after this many plies")
     parser.add_argument("--opening", help="opening of each block, e.g. 'random(plies=2)'")
     parser.add_argument("--sprt", help="elo0,elo1,alpha,beta: stop once the test decides (two players)")
-    parser.add_argument("--concurrency", type=int, help="games at once (default: cores, one less if timed)")
+    parser.add_argument(
+        "--concurrency", type=CONCURRENCY, help="games at once (default: cores, one less if timed)"
+    )
     parser.add_argument("--force-concurrency", action="store_true", help="allow a timed run above the cores")
     parser.add_argument(
         "--backend",
@@ -89,7 +98,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", help="Ray cluster to join (default: $RAY_ADDRESS, else a local one)")
     parser.add_argument("--db", help="database file (default: $GRIDARENA_DB, else ./gridarena.sqlite)")
     parser.add_argument("--durable", action="store_true", help="synchronous=FULL: survive a power loss too")
-    parser.add_argument("--resume", type=int, nargs="?", const=-1, metavar="ID", help="continue a tournament")
+    parser.add_argument(
+        "--resume", type=ROW_ID, nargs="?", const=-1, metavar="ID", help="continue a tournament"
+    )
     parser.add_argument(
         "--new", action="store_true", help="start even if the same configuration is unfinished"
     )
@@ -110,10 +121,12 @@ def _config(args: argparse.Namespace) -> TournamentConfig | None:
         players += players_from_file(args.players_file)
     if not args.game or not players:
         raise TournamentError("give a GAME and --players or --players-file (or --resume ID)")
+    if args.seeds and args.games is not None:
+        raise TournamentError("give --games or --seeds, not both: with --seeds every seed is one round")
     return TournamentConfig(
         game=args.game,
         players=tuple(players),
-        games=args.games,
+        games=2 if args.games is None else args.games,
         seed=args.seed,
         format=args.format,
         candidates=args.candidates,
@@ -219,9 +232,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"gridarena tournament: error: {exc}", file=sys.stderr)
         return 2
     interrupts = _Interrupts()
+    stack = ExitStack()
     progress: Callable[[Progress], None] | None = display
+    if display is None and not (args.quiet or args.json):  # no terminal: a line every few seconds
+        lines = stack.enter_context(ticker(False, "games"))
+
+        def progress(state: Progress) -> None:
+            detail = f"{state.forfeits} forfeited" if state.forfeits else ""
+            lines.update(state.games_done, state.games_total, detail)
+
     try:
-        with interrupts:
+        with stack, interrupts:
             if display is not None:
                 display.live.start()
             try:

@@ -9,8 +9,12 @@ class GridArenaError(Exception):
     """Base class of every error gridarena raises on purpose."""
 
 
-class UnknownNameError(GridArenaError, KeyError):
-    """A game, bot or algorithm name that is not registered."""
+class SpecError(GridArenaError, ValueError):
+    """A bot or game spec string such as ``alphabeta(depth=5)`` that cannot be parsed."""
+
+
+class UnknownNameError(SpecError, KeyError):
+    """A game, bot or algorithm name that is not registered (a spec error too: the name is a spec's)."""
 
     def __init__(self, kind: str, name: str, close: Sequence[str] = ()) -> None:
         hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
@@ -19,10 +23,6 @@ class UnknownNameError(GridArenaError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the whole message
         return str(self.args[0])
-
-
-class SpecError(GridArenaError, ValueError):
-    """A bot or game spec string such as ``alphabeta(depth=5)`` that cannot be parsed."""
 
 
 class IllegalActionError(GridArenaError, ValueError):

@@ -20,9 +20,11 @@ gridarena.core.params.ParamError: isolation: unknown parameter 'depth'; isolatio
 
 from __future__ import annotations
 
+import enum
 import math
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from gridarena.core.errors import SpecError, StateFormatError
@@ -45,7 +47,10 @@ def shown(value: object) -> str:
     >>> shown("x" * 100)[-5:]
     'xx...'
     """
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int (or a list holding one) past Python's 4,300 digits for str()
+        return f"a {type(value).__name__} too large to show"
     return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
 
 
@@ -53,11 +58,38 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class Param:
-    """One parameter's kind and range. Subclasses say what they accept (:meth:`describe`) and check it."""
+class Reach(enum.Enum):
+    """What a bot or a parameter reaches beyond its game; a request from the network may choose none of it."""
 
-    #: True when the value may name a file on disk (read when the game is made).
-    reads_file: bool = False
+    PROGRAM = "starts a program on the server"
+    FILE = "reads or writes files on the server"
+    TERMINAL = "reads the server's terminal"
+    NETWORK = "connects to the network"
+    CLOCKLESS = "searches a fixed budget, whatever the move's clock says"
+
+
+class _Required:
+    """The default of a parameter that must be given."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Final = _Required()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Param:
+    """One parameter's kind and range. Subclasses say what they accept (:meth:`describe`) and check it.
+
+    ``default`` is what the factory uses when the parameter is not given (:data:`REQUIRED`: it must
+    be given), ``help`` one line for the docs and the forms, ``reaches`` what the parameter makes its
+    bot or game reach beyond the game (a file, a program).
+    """
+
+    default: object = None
+    help: str = ""
+    reaches: frozenset[Reach] = frozenset()
 
     def describe(self) -> str:
         """What the parameter accepts, as the docs and the errors say it ("an integer from 1 to 26")."""
@@ -67,46 +99,70 @@ class Param:
         """Whether ``value`` is of the kind and within the range."""
         raise NotImplementedError
 
+    def convert(self, value: object) -> object:
+        """An accepted ``value`` in the form the factory takes (``1`` -> ``True`` for a flag)."""
+        return value
+
     def request_problem(self, value: object) -> str | None:
         """None if a request from the network may give ``value``, else why not."""
+        if self.reaches:
+            return " and ".join(sorted(r.value for r in self.reaches)) + ": not from a request"
         return None
+
+    @property
+    def reads_file(self) -> bool:
+        """True when the value may name a file on disk."""
+        return Reach.FILE in self.reaches
 
 
 @dataclass(frozen=True)
 class Int(Param):
-    """A whole number from ``lo`` to ``hi`` (True and False are not numbers here)."""
+    """A whole number from ``lo`` to ``hi`` (True and False are not numbers here); ``optional``: None too."""
 
     lo: int
     hi: int
+    optional: bool = False
 
     def describe(self) -> str:
         """ "an integer from 1 to 26"."""
-        return f"an integer from {self.lo} to {self.hi}"
+        return f"an integer from {self.lo} to {self.hi}" + (", or None" if self.optional else "")
 
     def accepts(self, value: object) -> bool:
-        """A whole number in range."""
+        """A whole number in range (or None when optional)."""
+        if value is None:
+            return self.optional
         return _is_int(value) and self.lo <= value <= self.hi  # type: ignore[operator]
 
 
 @dataclass(frozen=True)
 class Number(Param):
-    """A finite number above ``lo`` and at most ``hi``; ``optional``: None too."""
+    """A finite number above ``lo`` (from ``lo`` when ``closed``) and at most ``hi``; ``optional``: None too."""
 
     lo: float
     hi: float
     optional: bool = False
+    closed: bool = False
 
     def describe(self) -> str:
         """ "a number above 0 and at most 86400, or None"."""
-        return f"a number above {self.lo:g} and at most {self.hi:g}" + (", or None" if self.optional else "")
+        low = f"from {self.lo:g} to" if self.closed else f"above {self.lo:g} and at most"
+        return f"a number {low} {self.hi:g}" + (", or None" if self.optional else "")
 
     def accepts(self, value: object) -> bool:
         """A finite int or float in range (or None when optional)."""
         if value is None:
             return self.optional
-        if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        if not isinstance(value, int | float) or isinstance(value, bool):
             return False
-        return self.lo < value <= self.hi
+        if isinstance(value, int) and value.bit_length() > 1024:  # float() of it would overflow
+            return False
+        if not math.isfinite(value):
+            return False
+        return (self.lo <= value if self.closed else self.lo < value) and value <= self.hi
+
+    def convert(self, value: object) -> object:
+        """Ints as floats (``margin=5`` is 5.0)."""
+        return None if value is None else float(value)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -126,15 +182,19 @@ class Choice(Param):
 
 @dataclass(frozen=True)
 class Flag(Param):
-    """True or False."""
+    """True or False (1 and 0 too, as specs often write them)."""
 
     def describe(self) -> str:
         """ "True or False"."""
         return "True or False"
 
     def accepts(self, value: object) -> bool:
-        """A bool."""
-        return isinstance(value, bool)
+        """A bool, or 0 or 1."""
+        return isinstance(value, bool) or (_is_int(value) and value in (0, 1))
+
+    def convert(self, value: object) -> object:
+        """0 and 1 as False and True."""
+        return bool(value)
 
 
 @dataclass(frozen=True)
@@ -161,18 +221,136 @@ class Ints(Param):
 
 
 @dataclass(frozen=True)
+class Numbers(Param):
+    """Exactly ``count`` finite numbers from ``lo`` to ``hi``, as a list or tuple; ``optional``: None too."""
+
+    count: int
+    lo: float
+    hi: float
+    optional: bool = True
+
+    def describe(self) -> str:
+        """ "2 numbers from -1e+09 to 1e+09, or None"."""
+        return f"{self.count} numbers from {self.lo:g} to {self.hi:g}" + (
+            ", or None" if self.optional else ""
+        )
+
+    def accepts(self, value: object) -> bool:
+        """The right count of numbers in range (or None when optional)."""
+        if value is None:
+            return self.optional
+        if not isinstance(value, list | tuple) or len(value) != self.count:
+            return False
+        number = Number(self.lo, self.hi, closed=True)
+        return all(number.accepts(v) for v in value)
+
+    def convert(self, value: object) -> object:
+        """A tuple of floats."""
+        return None if value is None else tuple(float(v) for v in value)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
 class Text(Param):
-    """Text of at most ``most`` characters."""
+    """Text of at most ``most`` characters; ``optional``: None too."""
 
     most: int
+    optional: bool = False
 
     def describe(self) -> str:
         """ "text of at most 4096 characters"."""
-        return f"text of at most {self.most} characters"
+        return f"text of at most {self.most} characters" + (", or None" if self.optional else "")
 
     def accepts(self, value: object) -> bool:
-        """A short enough string."""
+        """A short enough string (or None when optional)."""
+        if value is None:
+            return self.optional
         return isinstance(value, str) and len(value) <= self.most
+
+
+@dataclass(frozen=True)
+class Pattern(Param):
+    """Text of at most ``most`` characters that matches the regular expression ``regex`` whole; ``form``
+    says the form in words (``term=early/late,...``); ``optional``: None too."""
+
+    regex: str
+    form: str
+    most: int = 400
+    optional: bool = True
+
+    def describe(self) -> str:
+        """ "text of the form term=early/late,..."."""
+        return f"text of the form {self.form}" + (", or None" if self.optional else "")
+
+    def accepts(self, value: object) -> bool:
+        """A short enough string of the form."""
+        if value is None:
+            return self.optional
+        return (
+            isinstance(value, str) and len(value) <= self.most and re.fullmatch(self.regex, value) is not None
+        )
+
+
+@dataclass(frozen=True)
+class Path(Param):
+    """A path to a file or a folder on the machine (``what`` says which); reaches that file."""
+
+    what: str
+    optional: bool = True
+    most: int = 4096
+    reaches: frozenset[Reach] = field(default=frozenset({Reach.FILE}), kw_only=True)
+
+    def describe(self) -> str:
+        """ "the path of an agent file"."""
+        return f"the path of {self.what}" + (", or None" if self.optional else "")
+
+    def accepts(self, value: object) -> bool:
+        """A string short enough to be a path, with no NUL (or None when optional)."""
+        if value is None:
+            return self.optional
+        return isinstance(value, str) and 0 < len(value) <= self.most and "\x00" not in value
+
+
+@dataclass(frozen=True)
+class Command(Param):
+    """A program's command line (text split like a shell's, or a list of words); starts that program."""
+
+    most: int = 4096
+    reaches: frozenset[Reach] = field(default=frozenset({Reach.PROGRAM}), kw_only=True)
+
+    def describe(self) -> str:
+        """ "a command line (text or a list of words)"."""
+        return "a command line (text or a list of words)"
+
+    def accepts(self, value: object) -> bool:
+        """Non-empty text, or a non-empty list of words, short enough."""
+        if isinstance(value, str):
+            return 0 < len(value) <= self.most
+        if isinstance(value, list | tuple):
+            words = [w for w in value if isinstance(w, str)]
+            return 0 < len(words) == len(value) and sum(map(len, words)) <= self.most
+        return False
+
+
+@dataclass(frozen=True)
+class TextMap(Param):
+    """A mapping of at most ``most`` names to text values (an environment); ``optional``: None too."""
+
+    most: int
+    optional: bool = True
+
+    def describe(self) -> str:
+        """ "a dict of at most 64 names to text, or None"."""
+        return f"a dict of at most {self.most} names to text" + (", or None" if self.optional else "")
+
+    def accepts(self, value: object) -> bool:
+        """A small dict of short strings."""
+        if value is None:
+            return self.optional
+        if not isinstance(value, dict) or len(value) > self.most:
+            return False
+        return all(
+            isinstance(k, str) and isinstance(v, str) and len(k) + len(v) <= 4096 for k, v in value.items()
+        )
 
 
 @dataclass(frozen=True)
@@ -186,7 +364,9 @@ class FileOrName(Param):
     what: str
     names: Callable[[], Collection[str]]
     most: int = 4096
-    reads_file: bool = True
+    #: A parameter that, when given, holds the file's content: the name is then a label, never read.
+    unless: str | None = None
+    reaches: frozenset[Reach] = field(default=frozenset({Reach.FILE}), kw_only=True)
 
     def describe(self) -> str:
         """ "the name of a packaged map (mini, othello8, sampler) or a map file's path"."""
@@ -214,25 +394,30 @@ def check_names(game: str, table: Mapping[str, Param], names: Iterable[str]) -> 
             raise ParamError(f"{game}: unknown parameter {name!r}; {takes}")
 
 
-def check_values(game: str, table: Mapping[str, Param], values: Mapping[str, object]) -> None:
-    """Refuse the first value outside its parameter's range: ``game: name must be <range>, got <value>``."""
+def check_values(game: str, table: Mapping[str, Param], values: Mapping[str, object]) -> dict[str, object]:
+    """Refuse the first value outside its parameter's range: ``game: name must be <range>, got <value>``;
+    the values converted for the factory (:meth:`Param.convert`)."""
     for name, value in values.items():
         param = table[name]
         if not param.accepts(value):
             raise ParamError(f"{game}: {name} must be {param.describe()}, got {shown(value)}")
+    return {name: table[name].convert(value) for name, value in values.items()}
 
 
-def check_params(game: str, table: Mapping[str, Param], values: Mapping[str, object]) -> None:
-    """Both checks: every name known, every value in range."""
+def check_params(game: str, table: Mapping[str, Param], values: Mapping[str, object]) -> dict[str, object]:
+    """Both checks: every name known, every value in range; the values converted for the factory."""
     check_names(game, table, values)
-    check_values(game, table, values)
+    return check_values(game, table, values)
 
 
 def request_problems(game: str, table: Mapping[str, Param], values: Mapping[str, object]) -> list[str]:
     """Why a request from the network may not give these values (empty: it may)."""
     found = []
     for name, value in values.items():
-        problem = table[name].request_problem(value) if name in table else None
+        param = table.get(name)
+        if isinstance(param, FileOrName) and param.unless and values.get(param.unless):
+            continue  # the content is given: the name is a label, nothing is read
+        problem = param.request_problem(value) if param is not None else None
         if problem is not None:
             found.append(f"{game}: {name}={shown(value)} {problem}")
     return found

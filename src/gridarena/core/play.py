@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from gridarena.core.bot import Bot, BotForfeit, Decision, warm_up
+from gridarena.core.bot import Bot, BotForfeit, Decision, ReportsCpu, Withdraws, warm_up
 from gridarena.core.clock import DEFAULT_GRACE, TurnClock
 from gridarena.core.errors import ActionParseError, GridArenaError
 from gridarena.core.gameclock import GameClock, game_clock
@@ -112,12 +112,13 @@ def _describe(exc: Exception) -> str:
 
 
 def _decide(
-    bot: Bot, state: GameState[Any], clock: TurnClock
+    bot: Bot, state: GameState[Any], clock: TurnClock, cpu_report: ReportsCpu | None = None
 ) -> tuple[Decision | None, str, str, float, float]:
     """Ask ``bot`` for a move: (decision or None, failure termination, detail, wall s, cpu s).
 
-    A bot whose time is spent elsewhere (an external program) reports its CPU seconds for the move in
-    ``last_move_cpu``; the thread time of this thread would only count the waiting.
+    A bot whose time is spent elsewhere (an external program, ``cpu_report``: the bot itself) reports
+    its CPU seconds for the move in ``last_move_cpu``; the thread time of this thread would only count
+    the waiting.
     """
     wall0, cpu0 = time.perf_counter(), time.thread_time()
     termination = "crash"
@@ -132,7 +133,7 @@ def _decide(
         decision = None
         detail = _describe(exc)
     wall, cpu = time.perf_counter() - wall0, time.thread_time() - cpu0
-    reported = getattr(bot, "last_move_cpu", None)
+    reported = None if cpu_report is None else cpu_report.last_move_cpu
     return decision, termination, detail, wall, cpu if reported is None else float(reported)
 
 
@@ -174,11 +175,7 @@ class _Forfeits:
     def __init__(self, bots: Sequence[Bot], names: Sequence[str], recorders: Sequence[Recorder]) -> None:
         self.names = names
         self.told = [r for r in recorders if callable(getattr(r, "forfeit", None))]
-        self.watched = [
-            (seat, bot.withdrawn)  # type: ignore[attr-defined]
-            for seat, bot in enumerate(bots)
-            if callable(getattr(bot, "withdrawn", None))
-        ]
+        self.watched = [(seat, bot.withdrawn) for seat, bot in enumerate(bots) if isinstance(bot, Withdraws)]
         self.out: set[Player] = set()
         self.pending: list[tuple[Player, str, str]] = []
 
@@ -252,6 +249,7 @@ def play_game(
     cap = max_plies if max_plies is not None else game.max_plies()
     turns: list[Turn] = []
     forfeits = _Forfeits(bots, names, recorders)
+    cpu_reports = [b if isinstance(b, ReportsCpu) else None for b in bots]  # once: a protocol check is slow
     start = time.perf_counter()
     outcome: Outcome | None = None
     while not state.is_terminal():
@@ -275,7 +273,9 @@ def play_game(
             turn_clock = timer.turn_clock(player)
             if watcher is not None:
                 watcher.started(player, len(turns), turn_clock)
-            decision, failure, detail, wall, cpu = _decide(bots[player], state, turn_clock)
+            decision, failure, detail, wall, cpu = _decide(
+                bots[player], state, turn_clock, cpu_reports[player]
+            )
             if watcher is not None:
                 watcher.finished(player, len(turns))
             others = forfeits.withdrawals(state)  # seats that left while this one was thinking come first

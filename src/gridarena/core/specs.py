@@ -9,12 +9,21 @@ literal) is read as a string too.
 from __future__ import annotations
 
 import ast
+import io
 import keyword
 import re
+import tokenize
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from gridarena.core.errors import SpecError
+
+MAX_SPEC: Final = 8192
+"""The longest spec read (characters): a program's command line fits; a page of text does not."""
+MAX_NUMBER: Final = 64
+"""The longest number in a spec (characters): Python refuses ints past 4,300 digits with an error of its own."""
+MAX_NESTING: Final = 8
+"""The deepest nesting of brackets, and the longest run of signs, in a spec's values."""
 
 _SPEC = re.compile(
     r"^\s*(?:(?P<game>[A-Za-z_]\w*):)?(?P<name>[A-Za-z_][\w.-]*)\s*(?:\((?P<args>.*)\))?\s*$", re.S
@@ -32,8 +41,10 @@ def _quote_paths(args: str) -> str:
     def quote(match: re.Match[str]) -> str:
         word = match.group(2)
         try:
+            if len(word) > MAX_NUMBER:  # too long for a literal a spec may hold: a path or an error
+                raise ValueError(word)
             ast.literal_eval(word)
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             if _PATHLIKE.fullmatch(word):
                 return match.group(1) + repr(word)
         return match.group(0)
@@ -46,8 +57,10 @@ def _value(node: ast.expr, spec: str) -> Any:
         return node.id
     try:
         return ast.literal_eval(node)
-    except ValueError:
-        raise SpecError(f"{spec!r}: {ast.unparse(node)!r} is not a literal or a bare word") from None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise SpecError(
+            f"{_short(spec)}: {_short(ast.unparse(node))} is not a literal or a bare word"
+        ) from None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -60,7 +73,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """
     game, name, params = parse_qualified_spec(spec)
     if game is not None:
-        raise SpecError(f"{spec!r}: a game prefix ({game}:) is not allowed here")
+        raise SpecError(f"{_short(spec)}: a game prefix ({game}:) is not allowed here")
     return name, params
 
 
@@ -72,9 +85,13 @@ def parse_qualified_spec(spec: str) -> tuple[str | None, str, dict[str, Any]]:
     >>> parse_qualified_spec("reversixt(map=../maps/crown.map)")
     (None, 'reversixt', {'map': '../maps/crown.map'})
     """
+    if not isinstance(spec, str):
+        raise SpecError(f"a spec is text, got {type(spec).__name__}")
+    if len(spec) > MAX_SPEC:
+        raise SpecError(f"a spec of {len(spec)} characters is longer than the {MAX_SPEC} allowed")
     match = _SPEC.match(spec)
     if match is None:
-        raise SpecError(f"{spec!r}: expected name or name(key=value, ...)")
+        raise SpecError(f"{_short(spec)}: expected name or name(key=value, ...)")
     args = match["args"]
     params: dict[str, Any] = {}
     if args and args.strip():
@@ -88,19 +105,48 @@ def parse_qualified_spec(spec: str) -> tuple[str | None, str, dict[str, Any]]:
     return match["game"], match["name"], params
 
 
+def _short(spec: str) -> str:
+    return repr(spec) if len(spec) <= 80 else repr(spec[:77] + "...")
+
+
+def _check_tokens(args: str, spec: str) -> None:
+    """Refuse, before Python's parser sees them, numbers too long to convert and values nested or
+    signed too deeply for its recursion (``x=------...1`` exhausts the parser's memory)."""
+    depth = signs = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(args).readline):
+            if token.type == tokenize.NUMBER and len(token.string) > MAX_NUMBER:
+                raise SpecError(
+                    f"{_short(spec)}: a number of {len(token.string)} characters (at most {MAX_NUMBER})"
+                )
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+            signs = signs + 1 if token.type == tokenize.OP and token.string in ("-", "+", "~") else 0
+            if depth > MAX_NESTING or signs > MAX_NESTING:
+                raise SpecError(f"{_short(spec)}: values nested or signed deeper than {MAX_NESTING}")
+    except (tokenize.TokenError, SyntaxError) as exc:  # SyntaxError: IndentationError on odd text
+        raise SpecError(f"{_short(spec)}: cannot parse the parameters ({exc.args[0]})") from None
+
+
 def _parse_args(args: str, spec: str) -> dict[str, Any]:
     """The keyword parameters of ``args`` (the text inside the parentheses)."""
+    _check_tokens(args, spec)
     try:
         call = ast.parse(f"_({args})", mode="eval").body
-    except SyntaxError as exc:
-        raise SpecError(f"{spec!r}: cannot parse the parameters ({exc.msg})") from None
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        message = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
+        raise SpecError(f"{_short(spec)}: cannot parse the parameters ({message})") from None
     assert isinstance(call, ast.Call)
     if call.args:
-        raise SpecError(f"{spec!r}: parameters must be named (key=value)")
+        raise SpecError(f"{_short(spec)}: parameters must be named (key=value)")
     params: dict[str, Any] = {}
     for item in call.keywords:
         if item.arg is None:
-            raise SpecError(f"{spec!r}: ** is not allowed")
+            raise SpecError(f"{_short(spec)}: ** is not allowed")
+        if item.arg in params:
+            raise SpecError(f"{_short(spec)}: {item.arg} is given twice")
         params[item.arg] = _value(item.value, spec)
     return params
 

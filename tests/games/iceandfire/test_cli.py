@@ -11,6 +11,7 @@ import pytest
 
 from gridarena.arena.players import entrant_spec
 from gridarena.arena.replay import read_replay
+from gridarena.arena.store import Store
 from gridarena.cli.iceandfire import main
 from gridarena.cli.main import main as gridarena
 from gridarena.core.registry import make
@@ -58,9 +59,7 @@ def test_match_prints_a_line_without_json(capsys: pytest.CaptureFixture[str]) ->
 def test_a_player_with_a_space_or_a_path_is_a_command() -> None:
     assert entrant_spec(GAME, "best") == "best" and entrant_spec(GAME, "random(name=r)") == "random(name=r)"
     for command in ("python3 bot.py", "./bot", "/usr/bin/bot"):
-        assert (
-            entrant_spec(GAME, command) == f"external(cmd='{command}',name='{command}',protocol='codingame')"
-        )
+        assert entrant_spec(GAME, command) == f"external(cmd='{command}',name='bot',protocol='codingame')"
     assert entrant_spec(make("isolation"), "./bot").endswith("protocol='jsonl')")
 
 
@@ -85,7 +84,10 @@ def test_a_missing_program_loses_its_first_turn(capsys: pytest.CaptureFixture[st
 def test_bad_limits_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert gridarena(["iceandfire", "match", "--p1", "best", "--p2", "best", "--turn-ms", "0"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("gridarena iceandfire: error: --first-turn-ms and --turn-ms must be positive")
+    assert err == (
+        "gridarena iceandfire match: error: argument --turn-ms: "
+        "must be a number of milliseconds above 0, at most 10^9, not '0'\n"
+    )
 
 
 def test_bot_reads_stdin_and_answers_one_line_a_turn(
@@ -114,3 +116,53 @@ def test_bot_names_a_broken_input_line(
     lines = iter(["0\n", "21\n", "1\n", "20\n", "2\n", *["...\n"] * 12, "0\n", "0\n"])
     assert main(["bot", "best"]) == 1
     assert "turn 1: unreadable input" in capsys.readouterr().err
+
+
+@pytest.fixture
+def busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine whose 1-minute load (9.0) is above its cores (2)."""
+    monkeypatch.setattr("gridarena.arena.load.os.getloadavg", lambda: (9.0, 9.0, 9.0))
+    monkeypatch.setattr("gridarena.arena.load.cores", lambda: 2)
+
+
+def test_a_match_on_a_busy_machine_warns_of_the_load(busy: None, capsys: pytest.CaptureFixture[str]) -> None:
+    # As a tournament does (issue 32): a timed result on an overloaded machine is not to be trusted.
+    argv = ["match", "--p1", "wood3", "--p2", "wood2", "--seed", "2", "--league", "wood2"]
+    assert main(argv) == 0
+    assert "warning: 1-minute load 9.0 exceeds 2 cores; timed results may suffer" in capsys.readouterr().err
+    assert main([*argv, "--untimed"]) == 0  # no clock, nothing to suffer
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_loss_on_time_on_a_busy_machine_says_so(busy: None, capsys: pytest.CaptureFixture[str]) -> None:
+    sleeper = f"{sys.executable} -c 'import time; time.sleep(5)'"
+    argv = ["match", "--p1", "wood3", "--p2", sleeper, "--seed", "1", "--first-turn-ms", "300", "--json"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["termination"] == "timeout"
+    name = Path(sys.executable).name  # a program typed as a command is shown by its program's name
+    assert f"warning: {name} lost on time while the 1-minute load 9.0 exceeds 2 cores" in err
+
+
+def test_a_tournament_plays_the_codingame_seeds_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # CodinGame's seeds 1 and 2, each played with the seats swapped (issue 32: --seeds reaches 2-player games).
+    db = tmp_path / "t.sqlite"
+    argv = ["tournament", "iceandfire(league=wood2)", "--players", "wood3,wood2", "--seeds", "1,2",
+            "--db", str(db), "--backend", "inline", "--quiet", "--json"]  # fmt: skip
+    assert gridarena(argv) == 0
+    capsys.readouterr()
+    with Store(db) as store:
+        blocks, games = store.blocks(1), store.games(1)
+        replays = [db.parent / g["replay"] for g in games]
+    assert [b.seed for b in blocks] == [1, 2] and len(games) == 4
+    for path, seed in zip(replays, [1, 1, 2, 2], strict=True):
+        replay = read_replay(path)
+        assert replay.header["seed"] == seed
+        assert (
+            replay.header["initial_state"]
+            == make("iceandfire(league=wood2)").new_initial_state(seed).to_text()
+        )
+    assert gridarena([*argv[:6], "--games", "4", "--db", str(db)]) == 1
+    assert "give --games or --seeds, not both" in capsys.readouterr().err

@@ -84,9 +84,9 @@ def test_observing_the_opponent_scores_the_models_that_foresaw_it() -> None:
 
 
 def test_unknown_settings_are_named() -> None:
-    with pytest.raises(SpecError, match="unknown setting 'depth'"):
+    with pytest.raises(SpecError, match="best: unknown parameter 'depth'; best takes judge_mode"):
         make_bot(GAME, "best(depth=3)")
-    with pytest.raises(SpecError, match="opponent models"):
+    with pytest.raises(SpecError, match="opponent_models must be text of the form models joined by"):
         make_bot(GAME, "best(opponent_models='postmortem+random')")
     assert make_bot(GAME, "best(hq_defence=0)").hq_defence is False
 
@@ -117,3 +117,11 @@ def test_the_pusher_rushes_the_enemy_hq() -> None:
     record = play_game(GAME, [make_bot(GAME, "pusher"), make_bot(GAME, "wood1")], seed=2)
     assert record.outcome.returns == (1.0, -1.0) and "HQ" in record.outcome.reason
     assert record.final_state.result_info()["turns"] <= 30
+
+
+def test_every_setting_of_best_is_declared_in_the_catalogue() -> None:
+    """A knob added to ``BestBot.SETTINGS`` must be declared (type, range, default) to be reachable from a spec."""
+    from gridarena.core.registry import bot_entry
+    from gridarena.games.iceandfire.ai.best import BestBot
+
+    assert set(bot_entry("iceandfire", "best").params) == set(BestBot.SETTINGS)

@@ -17,6 +17,7 @@ from gridarena.games.isolation.ai.best import (
     proxy_depth,
 )
 from gridarena.games.isolation.aind import board_from_state
+from gridarena.games.isolation.aind.adapter import AindBestPlayer, AindImprovedDepthPlayer
 from gridarena.games.isolation.bots import make_ab_improved_depth, make_best
 from gridarena.games.isolation.fast import WIN, WON, Engine
 from gridarena.games.isolation.rules import Isolation, State
@@ -51,7 +52,7 @@ def test_best_plays_the_solution_from_move_one() -> None:
 def test_best_player_finds_the_won_endgame() -> None:
     state = random_state(5, 5, 12, 5)
     while not state.is_terminal():
-        best = BestPlayer()
+        best = AindBestPlayer()
         seats = (best, "x") if state.ply % 2 == 0 else ("x", best)
         row, col = best.get_move(board_from_state(state, *seats), lambda: 1e6)
         assert best.last is not None and best.last.proven  # 5x5 after 12 plies: solved outright
@@ -76,7 +77,7 @@ def test_model_plays_an_improved_score_minimax_move(plies: int, seed: int, depth
 def test_proxy_depths_and_player() -> None:
     assert [proxy_depth(p) for p in (2, 9, 10, 19, 20, 40)] == [7, 7, 9, 9, 13, 13]
     state = random_state(7, 7, 12, 8)
-    proxy = ImprovedDepthPlayer()
+    proxy = AindImprovedDepthPlayer()
     board = board_from_state(state, proxy, "x") if state.ply % 2 == 0 else board_from_state(state, "x", proxy)
     row, col = proxy.get_move(board, lambda: -1.0)  # ignores the clock
     assert row * 7 + col == proxy.choose(state) and (row, col) in board.get_legal_moves()

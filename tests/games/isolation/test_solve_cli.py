@@ -90,7 +90,7 @@ def test_sigterm_stops_the_workers_and_keeps_the_results(tmp_path: Path) -> None
     [
         (["--board", "7"], "expected WIDTHxHEIGHT"),
         (["--board", "12x12"], "at most 128 cells"),
-        (["--tt-bits", "40"], "--tt-bits must be 10 to 30"),
+        (["--tt-bits", "40"], "argument --tt-bits: must be an integer from 10 to 30"),
         (["--board", "5x5", "--show", "--write", "x.json"], "not solved yet"),
     ],
 )
@@ -119,3 +119,21 @@ def test_jobs_run_on_a_process_pool_and_name_only_gridarena_functions() -> None:
         finally:
             backend.close()
     assert run_jobs(InlineBackend(), store, "b", iter([])) == 0
+
+
+def test_show_in_an_empty_folder_gives_the_shipped_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A new user asks who wins 7x7 before solving anything: the package ships the proof (issue 32).
+    monkeypatch.chdir(tmp_path)
+    assert main(["isolation", "solve", "--board", "7x7", "--show", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["winner"] == "second" and summary["source"] == "shipped"
+    assert summary["openings"] == {"solved": 315, "total": 315} and summary["db_solved"] == 0
+    assert main(["isolation", "solve", "--board", "7x7", "--show"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("7x7: the second player wins; 315 of 315 openings solved")
+    assert "the solution shipped with gridarena" in out
+    assert list(tmp_path.iterdir()) == []  # --show made no database
+    assert main(["isolation", "solve", "--board", "5x5", "--show", "--json"]) == 0  # nothing shipped
+    assert json.loads(capsys.readouterr().out)["winner"] is None

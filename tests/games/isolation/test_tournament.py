@@ -13,10 +13,12 @@ from gridarena.arena.runner import entrant_names
 from gridarena.arena.store import Store
 from gridarena.cli import isolation as cli
 from gridarena.cli.aind import Arena, Tally, TournamentResult, play_pairs, play_tournament, win_interval
+from gridarena.cli.main import main
 from gridarena.core.registry import make_bot
 from gridarena.games.isolation.aind import AgentLoadError
 from gridarena.games.isolation.aind.tournament import (
     Entrant,
+    borrowed_players,
     candidates,
     cpu_agents,
     table_header,
@@ -112,10 +114,67 @@ def test_the_rosters() -> None:
     ]  # fmt: skip
 
 
-def test_an_agent_file_without_the_players(tmp_path: Path) -> None:
-    (tmp_path / "game_agent.py").write_text("def custom_score(game, player):\n    return 0.0\n")
-    with pytest.raises(AgentLoadError, match="missing MinimaxPlayer, AlphaBetaPlayer"):
+STUDENT_FILE = """
+def custom_score(game, player):
+    # more moves than the opponent, counted twice
+    own = len(game.get_legal_moves(player))
+    opp = len(game.get_legal_moves(game.get_opponent(player)))
+    return float(own - 2 * opp)
+"""
+
+
+def test_an_agent_file_with_only_custom_score_plays_with_our_players(tmp_path: Path) -> None:
+    (tmp_path / "game_agent.py").write_text(STUDENT_FILE)
+    file = tmp_path / "game_agent.py"
+    assert borrowed_players(file) == ["MinimaxPlayer", "AlphaBetaPlayer"]
+    custom = candidates(file)[1]
+    assert custom.label == "AB_Custom" and "score='custom_score'" in custom.spec
+    bot = make_bot(Isolation(), custom.spec)
+    assert type(bot.player).__module__ == "gridarena.games.isolation.aind.agents"
+    assert bot.player.score.__module__.startswith("_aind_agent_game_agent")
+
+
+def test_an_agent_file_without_custom_score_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "game_agent.py").write_text("class AlphaBetaPlayer:\n    pass\n")
+    with pytest.raises(AgentLoadError, match=r"game_agent\.py: no custom_score"):
         candidates(tmp_path / "game_agent.py")
+
+
+def test_cli_tournament_of_a_file_with_only_custom_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game_agent.py").write_text(STUDENT_FILE)
+    code = run_cli(
+        "aind-tournament",
+        "--agents",
+        "game_agent.py",
+        "--matches",
+        "1",
+        "--seed",
+        "3",
+        "--time-limit",
+        "40",
+        "--width",
+        "5",
+        "--height",
+        "5",
+        "--backend",
+        "inline",
+        "--db",
+        ":memory:",
+        "--json",
+    )  # fmt: skip  (at 11 ms AIND's minimax forfeits)
+    assert code == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert [a["name"] for a in data["test_agents"]] == ["AB_Improved", "AB_Custom"]
+    assert data["test_agents"][1]["games"] == 14 and data["forfeits"] == 0
+    said = [line for line in captured.err.splitlines() if "has no" in line]
+    assert said == [
+        "game_agent.py has no MinimaxPlayer or AlphaBetaPlayer: gridarena's MinimaxPlayer, "
+        "AlphaBetaPlayer play with its scores"
+    ]
 
 
 def run_cli(*argv: str) -> int:
@@ -124,7 +183,10 @@ def run_cli(*argv: str) -> int:
     return cli.run(parser.parse_args(list(argv)))
 
 
-def test_cli_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_tournament_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the games go to ./gridarena.sqlite
     code = run_cli("aind-tournament", "--agents", str(AGENT_FILE), "--matches", "1", "--seed", "3",
                    "--time-limit", "11", "--width", "5", "--height", "5", "--json")  # fmt: skip
     assert code == 0
@@ -141,7 +203,10 @@ def test_cli_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["interval"] == "wilson" and len(data["opponents"]) == 7
 
 
-def test_cli_pairs_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_pairs_and_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
     assert (
         run_cli("pairs", "--agents", "random", "mm_open", "--pairs", "1", "--seed", "1", "--time-limit", "30")
         == 0
@@ -149,11 +214,14 @@ def test_cli_pairs_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "random vs mm_open:" in capsys.readouterr().out
     with pytest.raises(cli.UsageError, match="unknown agent"):
         run_cli("pairs", "--agents", "random", "nobody")
-    with pytest.raises(cli.UsageError, match="--matches must be at least 1"):
-        run_cli("aind-tournament", "--matches", "0")
+    assert main(["isolation", "aind-tournament", "--matches", "0"]) == 1
+    assert "argument --matches: must be an integer from 1 to 10^6, not '0'" in capsys.readouterr().err
 
 
-def test_cli_pairs_of_the_load_independent_twins(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_pairs_of_the_load_independent_twins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
     args = (
         "pairs",
         "--agents",
@@ -171,3 +239,45 @@ def test_cli_pairs_of_the_load_independent_twins(capsys: pytest.CaptureFixture[s
     assert run_cli(*args, "--time-limit", "60000", "--json") == 0
     assert json.loads(capsys.readouterr().out)["wins"] == first["wins"]  # deterministic: no clock involved
     assert first["games"] == 2 and first["timeout_losses"] == {}
+
+
+def test_the_rows_come_as_each_opponent_is_done() -> None:
+    # AIND's tournament.py printed a row per opponent as it finished: the games are played one
+    # opponent after another, so the first row comes after a third of the games here (issue 32).
+    seen: list[int] = []
+    events: list[tuple[str, int]] = []
+    arena = Arena(Store(":memory:"), InlineBackend(), 50, on_progress=lambda done, total: seen.append(done))
+    cpu = [Entrant(f"random(name=R{k})", f"R{k}") for k in range(3)]
+    tests = [Entrant("greedy(name=G)", "G"), Entrant("random(name=X)", "X")]
+
+    def row(line: str) -> None:
+        events.append((line, seen[-1] if seen else 0))
+
+    play_tournament(arena, tests, cpu, num_matches=2, seed=5, on_row=row)
+    rows = [(line.split()[1], done) for line, done in events if line.strip()[:1].isdigit()]
+    assert rows == [("R0", 8), ("R1", 16), ("R2", 24)]  # 2 tests x 2 matches x 2 seats per opponent
+    assert seen == list(range(1, 25))
+
+
+def test_cli_shows_progress_and_names_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("gridarena.cli.progress.LINE_SECONDS", 0.0)  # a line at every game
+    argv = ["aind-tournament", "--agents", str(AGENT_FILE), "--matches", "1", "--seed", "3",
+            "--time-limit", "11", "--width", "5", "--height", "5", "--backend", "inline"]  # fmt: skip
+    assert run_cli(*argv) == 0
+    out, err = capsys.readouterr()
+    assert "games: 1 of 56 (1%)" in err and "games: 56 of 56 (100%)" in err
+    db = tmp_path / "gridarena.sqlite"
+    assert err.rstrip().endswith(f"games stored in {db}; see them with: gridarena serve --db {db}")
+    with Store(db) as store:
+        assert len(store.games(store.tournament().id)) == 56
+    assert "Win Rate:" in out
+    assert run_cli(*argv, "--quiet", "--db", str(tmp_path / "q.sqlite")) == 0
+    assert capsys.readouterr().err == ""  # --quiet: no progress, no last words
+    pairs = ["pairs", "--agents", "greedy", "random", "--pairs", "2", "--seed", "1", "--time-limit", "20",
+             "--width", "5", "--backend", "inline", "--db", ":memory:"]  # fmt: skip
+    assert run_cli(*pairs) == 0
+    err = capsys.readouterr().err
+    assert "games: 4 of 4 (100%)" in err and "won by greedy" in err and "kept in memory only" in err

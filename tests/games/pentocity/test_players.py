@@ -198,7 +198,7 @@ def test_lexicographic_orders_by_keys_in_turn() -> None:
 
 def test_player_parameters_are_checked() -> None:
     assert make_player("packer", shortlist=3).shortlist == 3
-    with pytest.raises(SpecError, match="no parameter 'depth'"):
+    with pytest.raises(SpecError, match="packer: unknown parameter 'depth'; packer takes shortlist"):
         make_player("packer", depth=3)
     assert set(available_bots("pentocity")) >= {
         "diagonal",

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from gridarena.core.bot import Decision
+from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import TurnClock
-from gridarena.games.reversixt.client import ClientConfig, play
 from gridarena.games.reversixt.formats import MAPS_DIR
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.client import ClientConfig, play
+from gridarena.games.reversixt.net.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
     Group,
@@ -30,7 +31,7 @@ from gridarena.games.reversixt.protocol import (
     encode,
     read_message,
 )
-from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig
+from gridarena.games.reversixt.net.server import ReversiServer, ServedGame, ServerConfig
 
 OTHELLO8 = MAPS_DIR / "othello8.map"
 
@@ -297,11 +298,12 @@ class RecordingBot:
         return Decision(state.random_action(self.rng))
 
 
-def make_recording_bot(game: Any) -> RecordingBot:
+def make_recording_bot(game: Any, seed: int | None = None) -> RecordingBot:
     return RecordingBot(game)
 
 
-RECORDING = {"recording": "net_harness:make_recording_bot"}
+RECORDING_ENTRY = BotEntry("net_harness:make_recording_bot", "records the clock of each move")
+RECORDING = {"recording": "net_harness:RECORDING_ENTRY"}
 
 
 class DepthRecorder:
@@ -327,8 +329,9 @@ class DepthRecorder:
         return decision
 
 
-def make_depth_recorder(game: Any) -> DepthRecorder:
+def make_depth_recorder(game: Any, seed: int | None = None) -> DepthRecorder:
     return DepthRecorder(game)
 
 
-RECORDING["best-recorded"] = "net_harness:make_depth_recorder"
+DEPTH_ENTRY = BotEntry("net_harness:make_depth_recorder", "best, recording the depth of each search")
+RECORDING["best-recorded"] = "net_harness:DEPTH_ENTRY"

@@ -20,10 +20,11 @@ import pytest
 from net_harness import OTHELLO8
 
 from gridarena.core.bot import Decision
+from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import TurnClock
-from gridarena.games.reversixt.client import ClientConfig, play, quick_move
 from gridarena.games.reversixt.formats import parse_map
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.client import ClientConfig, play, quick_move
+from gridarena.games.reversixt.net.protocol import (
     EndGame,
     Group,
     MapData,
@@ -186,8 +187,11 @@ class SlowStartBot:
         return Decision(state.legal_actions()[0])
 
 
-def make_slow_start_bot(game: Any) -> SlowStartBot:
+def make_slow_start_bot(game: Any, seed: int | None = None) -> SlowStartBot:
     return SlowStartBot(game)
+
+
+SLOW_START = BotEntry(f"{__name__}:make_slow_start_bot", "a bot whose first warm-up is slow")
 
 
 def test_a_request_before_the_bot_is_ready_gets_a_cheap_legal_move_in_time() -> None:
@@ -196,9 +200,7 @@ def test_a_request_before_the_bot_is_ready_gets_a_cheap_legal_move_in_time() -> 
     async def scenario() -> None:
         port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         serving = asyncio.create_task(serve(OTHELLO8.read_bytes(), [500, 500], served, port, []))
-        config = ClientConfig(
-            port=await port, bot="slow", extra_bots={"slow": f"{__name__}:make_slow_start_bot"}
-        )
+        config = ClientConfig(port=await port, bot="slow", extra_bots={"slow": f"{__name__}:SLOW_START"})
         result = await asyncio.wait_for(play(config), 60)
         await serving
         assert result.finished and not result.disqualified

@@ -12,7 +12,7 @@ import pytest
 from net_harness import server_process
 
 from gridarena.cli.main import main
-from gridarena.games.reversixt.client import ClientConfig, play
+from gridarena.games.reversixt.net.client import ClientConfig, play
 
 GRIDARENA = [sys.executable, "-m", "gridarena"]
 
@@ -72,8 +72,11 @@ def test_a_refused_address_is_one_line_and_exit_1(
             ["server", "--map", "othello8", "--port", "0", "--wait", "0.2"],
             "only 0 of 2 clients connected within 0.2 s",
         ),
-        (["server", "--map", "othello8", "--depth", "300"], "--depth 300: the depth byte holds 0..255"),
-        (["client", "--group", "256"], "--group 256: the group byte holds 0..255"),
+        (
+            ["server", "--map", "othello8", "--depth", "300"],
+            "argument --depth: must be an integer from 0 to 255",
+        ),
+        (["client", "--group", "256"], "argument --group: must be an integer from 0 to 255"),
         (["client", "--bot", "nosuchbot"], "unknown bot for reversixt 'nosuchbot'"),
     ],
     ids=["bad map", "nobody comes", "depth", "group", "bot"],
@@ -110,3 +113,36 @@ def test_time_keeps_the_reference_meaning_and_time_control_speaks_the_tournament
     assert done.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
     assert main(["reversixt", "server", "--map", "othello8", "--time-control", "2 s", "--quiet"]) == 1
     assert "--time-control '2 s': expected seconds per move" in capsys.readouterr().err
+
+
+def test_a_quiet_client_says_what_it_waits_for(unused_port: int, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 32: a cold numba cache kept a --quiet client silent for minutes; it now says so, once each.
+    argv = ["reversixt", "client", "--port", str(unused_port), "--bot", "best", "--wait", "0.5", "--quiet"]
+    assert main(argv) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "bot best: compiling or loading its kernels before connecting ...",
+        f"waiting up to 0.5 s for a server on 127.0.0.1:{unused_port}",
+        f"gridarena reversixt: error: cannot connect to 127.0.0.1:{unused_port}: Connection refused (for 0.5 s)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            [],
+            "move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit",
+        ),
+        (
+            ["--depth", "0", "--time", "2"],
+            "move requests carry no depth limit (depth 0) and an account of 2 s",
+        ),
+    ],
+)
+def test_the_server_says_at_start_what_its_requests_carry(tmp_path: Path, argv: list[str], said: str) -> None:
+    # Issue 32: depth 1 by default (the reference's) played `best` at one ply without a word.
+    with server_process(["--map", "othello8", "--quiet", "--wait", "0.5", *argv], tmp_path) as (server, _):
+        assert server.stderr is not None
+        assert server.stderr.readline().startswith(said)
+        server.communicate(timeout=60)

@@ -36,7 +36,7 @@ def test_the_shell_example_runs(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr
     lines = (tmp_path / "result.txt").read_text().splitlines()

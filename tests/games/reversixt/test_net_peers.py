@@ -5,13 +5,15 @@ folder; without gcc the tests skip and say so."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 from pathlib import Path
 
 import pytest
 from net_harness import OTHELLO8, bot_client, c_client, run_games
 
-from gridarena.games.reversixt.client import ClientConfig, play
+from gridarena.games.reversixt.net.client import ClientConfig, play
+from gridarena.games.reversixt.net.server import ReversiServer, ServerConfig
 
 
 @pytest.mark.parametrize("opponent", ["c", "python"])
@@ -52,3 +54,36 @@ def test_our_client_passes_the_scripted_c_server(peers: dict[str, Path], scenari
         assert result.moves == 2 and result.scores == (2, 0)  # (2,0) flips one, then two bombs of radius 0
     else:
         assert result.moves == 1 and result.scores == (3, None)
+
+
+def test_the_c_client_waits_for_a_server_that_is_not_listening_yet(peers: dict[str, Path]) -> None:
+    # Issue 32: a script starts the server and the clients together; the C client used to give up at once.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    client = subprocess.Popen(
+        [str(peers["client"]), str(port), "5", "30"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+    async def late_server() -> list[object]:
+        await asyncio.sleep(0.5)  # the C client is refused meanwhile
+        assert client.poll() is None, "the C client gave up before the server listened"
+        server = ReversiServer(ServerConfig(str(OTHELLO8), port=port, time=10.0))
+        await server.start()
+        serving = asyncio.create_task(server.run())
+        await play(ClientConfig(port=port, seed=5, group=6))
+        return list(await serving)
+
+    try:
+        (game,) = asyncio.run(asyncio.wait_for(late_server(), 120))
+        out, err = client.communicate(timeout=60)
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.communicate()
+    assert client.returncode == 0, err
+    assert game.statuses == ("ok", "ok") and 5 in game.groups  # type: ignore[attr-defined]
+    assert out.startswith("player ") and "scores" in out

@@ -11,7 +11,7 @@ from net_harness import MAP_4P, OTHELLO8, Trace, bot_client, raw_client, run_gam
 
 from gridarena.cli.main import main
 from gridarena.games.reversixt.formats import read_map
-from gridarena.games.reversixt.trace import verify
+from gridarena.games.reversixt.net.trace import verify
 
 EXAMPLE = "reversixt/semmelsamu-reversixt-bot/maps/example.map"
 

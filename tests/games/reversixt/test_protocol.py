@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.protocol import (
     FROM_CLIENT,
     ConnectionClosedError,
     Disqualification,

@@ -6,9 +6,9 @@ import random
 import xml.etree.ElementTree as ET
 
 from gridarena.games.reversixt.formats import HOLE, LEGEND, SYMBOLS, Move, parse_map
+from gridarena.games.reversixt.net.trace import parse_trace
 from gridarena.games.reversixt.render import render_svg
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT, state_text
-from gridarena.games.reversixt.trace import parse_trace
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,7 +10,7 @@ from rxt_data import folder, golden_traces, map_for_trace
 
 from gridarena.core.files import FileReadError
 from gridarena.games.reversixt.formats import read_map
-from gridarena.games.reversixt.trace import TraceFormatError, parse_trace, read_trace_text, verify
+from gridarena.games.reversixt.net.trace import TraceFormatError, parse_trace, read_trace_text, verify
 
 #: (phase-1 moves, bombs) of each golden trace, from the data README's table (section 3)
 README_COUNTS = {
@@ -152,8 +152,8 @@ valid positions: 1
 def test_our_own_games_written_as_reference_logs_verify(name: str, seed: int) -> None:
     import random
 
+    from gridarena.games.reversixt.net.trace import reference_log
     from gridarena.games.reversixt.rules import ReversiXT
-    from gridarena.games.reversixt.trace import reference_log
 
     game, rng, moves = ReversiXT(name), random.Random(seed), []
     state = game.new_initial_state()

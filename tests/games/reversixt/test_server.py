@@ -32,8 +32,8 @@ from net_harness import (
 )
 
 from gridarena.core.gameclock import TimeSpec
-from gridarena.games.reversixt.client import ClientResult
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.client import ClientResult
+from gridarena.games.reversixt.net.protocol import (
     Disqualification,
     EndGame,
     EndPhase1,
@@ -44,7 +44,7 @@ from gridarena.games.reversixt.protocol import (
     PlayerNumber,
     encode,
 )
-from gridarena.games.reversixt.server import MAX_WAITING, ReversiServer, ServerConfig, ServerError
+from gridarena.games.reversixt.net.server import MAX_WAITING, ReversiServer, ServerConfig, ServerError
 
 DATA_MAPS = {
     "crown-4p": "reversixt/semmelsamu-reversixt-bot/maps/initialMaps/crown.map",
@@ -275,7 +275,7 @@ def test_end_messages_come_in_order(tmp_path: Path) -> None:
     captured: list[list] = []
 
     async def scenario() -> None:
-        from gridarena.games.reversixt.client import ClientConfig, _Session
+        from gridarena.games.reversixt.net.client import ClientConfig, _Session
 
         class Recording(_Session):
             async def receive(self, *expected):  # type: ignore[no-untyped-def]

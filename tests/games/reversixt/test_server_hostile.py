@@ -18,9 +18,9 @@ import pytest
 from net_harness import Trace, bot_client, connection, open_fds, receive_all, threads, write_map
 from test_server_replay import MAP_3P
 
-from gridarena.games.reversixt.connection import READ_LIMIT
 from gridarena.games.reversixt.formats import decode_map, parse_map
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.connection import READ_LIMIT
+from gridarena.games.reversixt.net.protocol import (
     MAX_CLIENT_PAYLOAD,
     Disqualification,
     EndGame,
@@ -33,8 +33,8 @@ from gridarena.games.reversixt.protocol import (
     PlayerNumber,
     encode,
 )
+from gridarena.games.reversixt.net.server import ReversiServer, ServedGame, ServerConfig
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT, wire_move
-from gridarena.games.reversixt.server import ReversiServer, ServedGame, ServerConfig
 
 FRAME_TIMEOUT = 0.3  # the server's, for truncated frames (10 s by default)
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from net_harness import MAP_4P, OTHELLO8, bot_client, connection, receive_all, run_games, write_map
 
-from gridarena.games.reversixt import protocol
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net import protocol
+from gridarena.games.reversixt.net.protocol import (
     FROM_SERVER,
     Disqualification,
     Group,

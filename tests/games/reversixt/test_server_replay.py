@@ -190,3 +190,37 @@ def test_games_of_the_same_groups_are_one_tournament_and_other_groups_open_anoth
         "group-1": 2,
         "group-2": 2,
     }
+
+
+def test_a_game_in_progress_shows_in_the_viewer(tmp_path: Path) -> None:
+    # Issue 32: a game on `reversixt server --db` was stored only when it ended; the viewer now sees
+    # the tournament running and the game being played, as it sees the arena's own tournaments.
+    from gridarena.arena.store import Store
+    from gridarena.web.app import Settings, signature, tournament_json, tournaments_json
+
+    db = tmp_path / "served.sqlite"
+    settings = Settings(db, tmp_path / "served.replays")
+    seen: dict[str, Any] = {}
+
+    def look() -> None:
+        seen["listed"] = tournaments_json(settings)
+        seen["tournament"] = tournament_json(settings, 1)
+        seen["signature"] = signature(settings, 1)
+
+    async def look_then_leave(reader: Any, writer: Any, request: Any) -> None:
+        await asyncio.to_thread(look)  # our move is due: the game is under way
+        writer.close()  # then leave: disqualified, and the game is over
+
+    argv = ["--map", "othello8", "--db", str(db)]
+    serve_and_play(argv, [raw_client(look_then_leave, group=1), bot_client(seed=2, group=2)], tmp_path)
+    (listed,) = seen["listed"]
+    assert (listed["status"], listed["players"], listed["games"]) == ("running", ["group-1", "group-2"], 0)
+    (live,) = seen["tournament"]["live"]
+    assert (live["block"], live["game"]) == (0, 0) and live["plies"] in (0, 1)
+    assert live["url"] == "/replays/view?path=1/0-0.jsonl"
+    assert seen["signature"][-1] == ("0-0.jsonl",)
+    with Store(db) as store:  # once over: stored, the live file compacted in its place
+        assert store.tournament(1).status == "done" and len(store.games(1)) == 1
+        assert store.game_replay_path(1, 0, 0) == "served.replays/1/0-0.json.gz"
+    assert tournament_json(settings, 1)["live"] == []
+    assert not list((tmp_path / "served.replays" / "1").glob("*.jsonl"))

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 from pathlib import Path
 
 import pytest
 
 from gridarena.cli import puzzle
+from gridarena.cli.options import size
+from gridarena.games.slidingpuzzle.ai.heuristics import make_heuristic
+from gridarena.games.slidingpuzzle.ai.solvers import solve
 from gridarena.games.slidingpuzzle.board import Board, homework_goal
 from gridarena.games.slidingpuzzle.formats import (
     PuzzleCase,
@@ -61,9 +66,13 @@ def test_solve_with_a_pdb_builds_it_into_the_given_directory(
         str(folder),
     ]
     assert run([*argv, "--json"]) == 0
-    result = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    result = json.loads(out)
     assert result["length"] == 5 and result["algorithm"] == "idastar/pdb(2-2-2-2-2-2-1-1-1)"
     assert len(list(folder.glob("*.pdb"))) == 9
+    # Not a terminal: the build says how far it is in lines, the last at 100%.
+    assert "building the pattern databases 2-2-2-2-2-2-1-1-1" in err and "(9 tables, " in err
+    assert "building: 100% (table 9 of 9: " in err
 
 
 def test_one_line_boards_and_unsolvable_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,6 +106,7 @@ def test_pdb_build_from_a_student_config(tmp_path: Path, capsys: pytest.CaptureF
 def test_pdb_build_by_partition_and_bad_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["pdb", "build", "--board", "3x3", "--partition", "4-4", "--pdb", str(tmp_path)]) == 0
     assert len(list(tmp_path.glob("3x3-*.pdb"))) == 2
+    assert "building: 100% (table 2 of 2: 3x3-" in capsys.readouterr().err
     with pytest.raises(puzzle.PuzzleUsageError, match="--board and --partition"):
         run(["pdb", "build", "--board", "3x3"])
 
@@ -217,6 +227,190 @@ def test_anytime_prints_each_better_answer_then_the_optimum(
 
 
 def test_sizes_are_parsed_or_refused() -> None:
-    assert puzzle.parse_size("4G") == 4 << 30 and puzzle.parse_size("64M") == 64 << 20
-    with pytest.raises(argparse.ArgumentTypeError, match="not a size"):
-        puzzle.parse_size("lots")
+    parse_size = size()
+    assert parse_size("4G") == 4 << 30 and parse_size("64M") == 64 << 20
+    for text in ("lots", "0", "-1G", "nanG", "infM", "9" * 50):
+        with pytest.raises(argparse.ArgumentTypeError, match="must be a size such as 4G"):
+            parse_size(text)
+
+
+#: The optimal lengths of the public homework cases (shared data README; A* and BFS agree).
+HOMEWORK_OPTIMA = {
+    "case1_1": 8, "case1_2": 5, "case1_3": 8, "case1_4": 10, "case1_5": 10,
+    "case2_1": 14, "case2_2": 20, "case2_3": 14, "case2_4": 15, "case2_5": 14,
+    "case3_1": 28, "case3_2": 24, "case3_3": 30, "case3_4": 24, "case3_5": 22,
+}  # fmt: skip
+
+
+@pytest.fixture
+def homework(shared_data: Path) -> Path:
+    return shared_data / "slidingpuzzle" / "ntu_tcg2022_hw1"
+
+
+@pytest.fixture
+def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GRIDARENA_CACHE", str(cache))
+    return cache
+
+
+def test_each_public_case_alone_is_solved_optimally_without_building_tables(
+    homework: Path, empty_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, optimum in HOMEWORK_OPTIMA.items():
+        path = homework / f"{name}.in"
+        assert run(["solve", str(path)]) == 0, name
+        out, err = capsys.readouterr()
+        assert check_solution(parse_case(path.read_text()), parse_solution(out), optimum) == optimum
+        assert "status=solved" in err and "building" not in err
+    assert not empty_cache.exists() or not list(empty_cache.rglob("*.pdb"))  # easy boards need no tables
+
+
+def test_the_public_folder_with_its_readme_is_solved_in_a_fresh_process(
+    homework: Path, empty_cache: Path
+) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "gridarena", "puzzle", "solve", str(homework), "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GRIDARENA_CACHE": str(empty_cache)},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [Path(c["case"]).stem for c in report["cases"]] == list(HOMEWORK_OPTIMA)
+    for result in report["cases"]:
+        moves = "".join(f"{c} {d}\n" for c, d in result["moves"])
+        answer = parse_solution(f"{len(result['moves'])}\n{moves}")
+        optimum = HOMEWORK_OPTIMA[Path(result["case"]).stem]
+        assert check_solution(parse_case(Path(result["case"]).read_text()), answer, optimum) == optimum
+    assert report["totals"]["solved"] == 15 and report["totals"]["skipped"] == 1
+    assert (
+        len(report["skipped"]) == 1
+        and "README.md: skipped, not a case (README.md:1: " in report["skipped"][0]
+    )
+    assert "README.md: skipped, not a case" in done.stderr
+
+
+def test_a_folder_solves_its_case_files_and_names_what_it_skipped(
+    case_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "cases"
+    (folder / "more").mkdir(parents=True)
+    (folder / "a.in").write_text(case_file.read_text())
+    (folder / "eight.txt").write_text("1 2 3 4 5 6 0 7 8\n")  # a one-line board is a case too
+    (folder / "README.md").write_text("# My cases\n\nSolve them all.\n")
+    (folder / "a.out").write_text("5\n18 3\n4 2\n9 0\n14 0\n19 0\n")  # an answer, not a case
+    (folder / ".hidden").write_text("ignored")
+    os.mkfifo(folder / "pipe.in")  # never opened: reading it would block
+    assert run(["solve", str(folder), "--algo", "idastar"]) == 0
+    out, err = capsys.readouterr()
+    assert [line for line in out.splitlines() if line.startswith("# ")] == [
+        f"# {folder / 'a.in'}",
+        f"# {folder / 'eight.txt'}",
+    ]
+    assert f"{folder / 'README.md'}: skipped, not a case (README.md:1: " in err
+    assert f"{folder / 'a.out'}: skipped, not a case (a.out:" in err
+    assert f"{folder / 'more'}: skipped, a folder" in err and ".hidden" not in err
+    assert f"{folder / 'pipe.in'}: skipped, not a regular file" in err
+    assert "cases=2 solved=2" in err and "skipped=4" in err
+    # A broken *.in file is a case that failed: the others are still solved, and the exit code says so.
+    (folder / "b.in").write_text("4 5\n1 2 3\n")
+    assert run(["solve", str(folder), "--algo", "idastar"]) == 1
+    err = capsys.readouterr().err
+    assert f"{folder / 'b.in'}: error: " in err and "cases=3 solved=2" in err
+    for name in ("a.in", "b.in", "eight.txt"):
+        (folder / name).unlink()
+    with pytest.raises(
+        puzzle.PuzzleUsageError,
+        match=r"a folder without case files \(skipped README.md, a.out, more, pipe.in\)",
+    ):
+        run(["solve", str(folder)])
+
+
+def test_auto_builds_the_tables_only_for_a_board_that_needs_them(
+    tmp_path: Path, empty_cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gridarena.games.slidingpuzzle.pdb.partitions import DEFAULT_PARTITIONS
+
+    # A small default set and a small budget stand for the real ones, so that the test builds in a second.
+    monkeypatch.setitem(DEFAULT_PARTITIONS, "4x5-homework", "2-2-2-2-2-2-1-1-1")
+    monkeypatch.setattr(puzzle, "QUICK", (("astar", 50), ("idastar", 200)))
+    walk = _hard_case(tmp_path, walk=200, seed=2)
+    case = parse_case(walk.read_text())
+    optimum = len(solve(case, "idastar").path or ())
+    assert run(["solve", str(walk), "--max-nodes", "100"]) == 1  # the user's own limit comes first
+    assert "node limit" in capsys.readouterr().err and not empty_cache.exists()
+    assert run(["solve", str(walk)]) == 0
+    out, err = capsys.readouterr()
+    assert check_solution(case, parse_solution(out), optimum) == optimum
+    assert "not solved on the distance sum" in err and "now with the pattern databases" in err
+    assert "building: 100% (table 9 of 9: " in err
+    assert "algorithm=astar/manhattan+idastar/manhattan+idastar/pdb(2-2-2-2-2-2-1-1-1)" in err
+    assert len(list(empty_cache.rglob("*.pdb"))) == 9
+    # Built: the next run uses them at once.
+    assert run(["solve", str(walk)]) == 0
+    out, err = capsys.readouterr()
+    assert "not solved" not in err and "building" not in err
+    assert check_solution(case, parse_solution(out), optimum) == optimum
+
+
+def test_the_default_table_is_sized_to_the_job(case_file: Path) -> None:
+    parser = argparse.ArgumentParser()
+    puzzle.configure(parser)
+    args = parser.parse_args(["solve", str(case_file)])
+    tables = puzzle._Tables(args)
+    solver = tables.solver(make_heuristic(homework_goal()))
+    assert solver.table_bytes <= 1 << 20  # not a quarter of the machine: it grows when a search needs it
+    assert solver.table_limit <= 1 << 30
+
+
+def _walk_through() -> list[tuple[str, list[str]]]:
+    """The commands of docs/slidingpuzzle.md's "First steps" and the output lines shown after each."""
+    text = (Path(__file__).parents[3] / "docs" / "slidingpuzzle.md").read_text()
+    section = text.split("## First steps", 1)[1].split("\n## ", 1)[0]
+    steps: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"^```text\n(.*?)^```", section, re.M | re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            elif line != "...":
+                steps[-1][1].append(line)
+    return steps
+
+
+def test_the_first_steps_of_the_docs_run_as_shown(
+    shared_data: Path, tmp_path: Path, empty_cache: Path
+) -> None:
+    import subprocess
+    import sys
+
+    steps = _walk_through()
+    assert [command.split()[:3] for command, _ in steps] == [["gridarena", "puzzle", "solve"]] * 2 + [
+        ["gridarena", "puzzle", "check"],
+        ["gridarena", "puzzle", "solve"],
+    ]
+    (tmp_path / "shared").symlink_to(shared_data.parent)  # a clean folder beside ../shared
+    work = tmp_path / "work"
+    work.mkdir()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    for command, shown in steps:
+        done = subprocess.run(
+            command,
+            shell=True,
+            cwd=work,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PATH": path, "GRIDARENA_CACHE": str(empty_cache)},
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, (command, done.stderr)
+        printed = (done.stdout + done.stderr).splitlines()
+        for line in shown:  # every line the docs show is printed ("..." stands for what varies)
+            pattern = re.compile(re.escape(line).replace(re.escape("..."), ".*") + "$")
+            assert any(pattern.match(p) for p in printed), (command, line, printed[:5])

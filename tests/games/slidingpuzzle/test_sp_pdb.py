@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sp_oracles import distances
 
 from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal, movable_neighbours
+from gridarena.games.slidingpuzzle.fast import pdbbuild
 from gridarena.games.slidingpuzzle.fast.indexing import (
     Geometry,
     placement_weights,
@@ -20,21 +21,34 @@ from gridarena.games.slidingpuzzle.fast.indexing import (
     rank_placement_ref,
     unrank_placement,
 )
-from gridarena.games.slidingpuzzle.fast.pdbbuild import build_values, build_values_ref, exact_costs_ref
+from gridarena.games.slidingpuzzle.fast.pdbbuild import (
+    build_values,
+    build_values_ref,
+    exact_costs_ref,
+    search_states,
+)
 from gridarena.games.slidingpuzzle.pdb import (
+    BuildProgress,
     PdbError,
     PdbFileError,
     board_by_name,
     build_pdb,
     build_set,
+    build_tables,
     default_cache_dir,
     load_pdb,
     load_set,
     partition,
     pattern_sets,
     save_pdb,
+    table_jobs,
 )
-from gridarena.games.slidingpuzzle.pdb.partitions import board_key, default_partition, split_set_name
+from gridarena.games.slidingpuzzle.pdb.partitions import (
+    board_key,
+    default_partition,
+    split_set_name,
+    tables_present,
+)
 from gridarena.games.slidingpuzzle.pdb.table import pack_nibbles
 
 
@@ -233,6 +247,53 @@ def test_progress_reports_every_layer() -> None:
     _, states = build_values(goal_board(3, 3), (1, 2, 3), progress=lambda d, n: layers.append((d, n)))
     assert [d for d, _ in layers] == list(range(1, len(layers) + 1))
     assert layers[-1][1] == states and all(a[1] < b[1] for a, b in itertools.pairwise(layers))
+
+
+@pytest.mark.parametrize(
+    ("goal", "size"),
+    [
+        (goal_board(3, 3), 3),
+        (goal_board(3, 3, blanks=2), 3),
+        (goal_board(3, 4, blanks=2, walls=(5,)), 3),
+        (homework_goal(), 3),
+        (goal_board(2, 4, blanks=2, walls=(1,)), 2),  # a cut cell: some states are never reached
+    ],
+)
+def test_the_expected_states_bound_the_build(goal: Board, size: int) -> None:
+    pattern = tuple(sorted(goal.tiles))[:size]
+    _, states = build_values(goal, pattern)
+    expected = search_states(goal, size)
+    assert states <= expected
+    if not goal.walls or goal == homework_goal():
+        assert states == expected  # every state is reached: the progress bar ends at 100%
+
+
+def test_progress_comes_within_layers(monkeypatch: pytest.MonkeyPatch) -> None:
+    goal, pattern = goal_board(3, 4, blanks=2, walls=(5,)), (1, 2, 8)
+    whole, _ = build_values(goal, pattern)
+    monkeypatch.setattr(pdbbuild, "CHUNK_WORDS", 2)  # 64 states a chunk: many chunks a layer
+    seen: list[tuple[int, int]] = []
+    values, states = build_values(goal, pattern, progress=lambda d, n: seen.append((d, n)))
+    assert np.array_equal(values, whole)
+    depths = [d for d, _ in seen]
+    assert len(seen) > len(set(depths)) and depths == sorted(depths)  # several reports in some layer
+    assert seen[-1][1] == states and all(a[1] < b[1] for a, b in itertools.pairwise(seen))
+
+
+def test_a_build_reports_its_percentage_and_the_time_left(tmp_path: Path) -> None:
+    goal = goal_board(3, 3, blanks=2)
+    assert not tables_present(goal, "3-4", tmp_path)
+    jobs = table_jobs(goal, "3-4", tmp_path)
+    assert [job.pattern for job in jobs] == [(1, 2, 3), (4, 5, 6, 7)]
+    heard: list[BuildProgress] = []
+    built = [job.path for job, _, _ in build_tables(goal, jobs, heard.append)]
+    assert built == [job.path for job in jobs] and tables_present(goal, "3-4", tmp_path)
+    assert heard[0].fraction == 0 and heard[-1].fraction == 1 and heard[-1].remaining == 0
+    assert [p.done for p in heard] == sorted(p.done for p in heard)
+    assert {p.number for p in heard} == {1, 2} and all(p.tables == 2 for p in heard)
+    assert "100% (table 2 of 2: " in heard[-1].line() and "s left" in heard[-1].line()
+    assert table_jobs(goal, "3-4", tmp_path) == []  # built: nothing left to do
+    assert len(table_jobs(goal, "3-4", tmp_path, force=True)) == 2
 
 
 @given(st.integers(0, (1 << 62) - 1))

@@ -10,8 +10,14 @@ import pytest
 from sp_oracles import distances
 
 from gridarena.games.slidingpuzzle.ai.heuristics import make_heuristic
-from gridarena.games.slidingpuzzle.ai.idastar import IdaStar, Progress
-from gridarena.games.slidingpuzzle.board import goal_board, random_walk
+from gridarena.games.slidingpuzzle.ai.idastar import (
+    DEFAULT_MEMORY,
+    FIRST_TABLE_BITS,
+    IdaStar,
+    Progress,
+    default_memory,
+)
+from gridarena.games.slidingpuzzle.board import goal_board, homework_goal, random_walk
 from gridarena.games.slidingpuzzle.formats import PuzzleCase, check_solution
 from gridarena.games.slidingpuzzle.pdb import build_pdb
 
@@ -68,14 +74,30 @@ def test_pruning_and_the_table_cut_nodes() -> None:
     assert both.expanded < pruned.expanded < plain.expanded
 
 
-def test_the_table_is_sized_by_the_memory_budget() -> None:
+def test_the_table_is_limited_by_the_memory_budget() -> None:
     heuristic = make_heuristic(goal_board(3, 3, blanks=2))
     small, large = IdaStar(heuristic, memory=1 << 20), IdaStar(heuristic, memory=1 << 24, threads=2)
-    assert 0 < small.table_bytes <= 1 << 20 and small.table_bytes > 1 << 19
-    assert 0 < large.table_bytes <= 1 << 24
+    assert 0 < small.table_limit <= 1 << 20 and small.table_limit > 1 << 19
+    assert 0 < large.table_limit <= 1 << 24
     # Never more than about twice the boards of a small board (9!/2 here), however large the budget.
-    assert IdaStar(heuristic, memory=1 << 34).tt_bits <= 20
-    assert IdaStar(make_heuristic(goal_board(3, 3)), memory=1 << 24).table_bytes == 0  # one blank: off
+    assert IdaStar(heuristic, memory=1 << 34).max_tt_bits <= 20
+    assert IdaStar(make_heuristic(goal_board(3, 3)), memory=1 << 24).table_limit == 0  # one blank: off
+
+
+def test_the_table_starts_small_and_grows_with_the_search() -> None:
+    heuristic = make_heuristic(homework_goal())
+    hard = random_walk(homework_goal(), 1000, random.Random(0))
+    solver = IdaStar(heuristic, memory=1 << 24)
+    assert solver.table_bytes == 32 << FIRST_TABLE_BITS and solver.table_limit == 1 << 24
+    assert solver.solve(random_walk(homework_goal(), 8, random.Random(1))).status == "solved"
+    assert solver.table_bytes == 32 << FIRST_TABLE_BITS  # an easy board: the table stays small
+    solver.solve(hard, max_nodes=300_000)  # iterations of 10^5 boards: it grows, within the limit
+    assert 32 << FIRST_TABLE_BITS < solver.table_bytes <= 1 << 24
+    fixed = IdaStar(heuristic, transpositions=10)
+    fixed.solve(hard, max_nodes=100_000)
+    assert fixed.table_bytes == fixed.table_limit == 32 << 10
+    # The default limit is 1 GiB at most, never a share of a large machine.
+    assert IdaStar(heuristic).table_limit <= default_memory() <= DEFAULT_MEMORY == 1 << 30
 
 
 def test_a_stop_event_and_progress_report_what_was_proved() -> None:

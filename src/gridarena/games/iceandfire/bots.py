@@ -1,4 +1,5 @@
-"""Ice and Fire's bots, by registry name: factories only (the strategies live in ``ai/``).
+"""Ice and Fire's bot factories, each called through its declaration in ``catalogue.py`` (the
+strategies live in ``ai/``).
 
 Every bot here reads the CodinGame input (spec 13) through
 :class:`~gridarena.games.iceandfire.protocol.CodinGameBot`, in the arena from the state's text and
@@ -53,12 +54,43 @@ def make_postmortem_bot(
     return bot
 
 
-def make_best_bot(game: Game[Any], seed: int | None = None, **settings: Any) -> BestBot:
-    """Registry factory: the strongest bot by measurement (docs/iceandfire.md).
-
-    ``settings`` change its knobs for ablations and sparring (``best(reach_weight=0)``,
-    ``best(opponent_models='postmortem+pusher')``); see :class:`BestBot`.
-    """
+def make_best_bot(
+    game: Game[Any],
+    seed: int | None = None,
+    judge_mode: str = BestBot.judge_mode,
+    opponent_models: str = "+".join(BestBot.opponent_models),
+    model_floor: float = BestBot.model_floor,
+    model_threshold: float = BestBot.model_threshold,
+    fit_decay: float = BestBot.fit_decay,
+    other_rollout: int = BestBot.other_rollout,
+    reach_weight: float = BestBot.reach_weight,
+    hq_defence: bool = BestBot.hq_defence,
+    race: bool = BestBot.race,
+    rollout: int = BestBot.rollout,
+    rollout_light: int = BestBot.rollout_light,
+    model_light: bool = BestBot.model_light,
+    interleave: bool = BestBot.interleave,
+    reserve: int = BestBot.reserve,
+    opening: int = BestBot.opening,
+    opening_contact: int = BestBot.opening_contact,
+    race_weight: float = BestBot.race_weight,
+    worst_models: str = "+".join(BestBot.worst_models),
+    worst_share: float = BestBot.worst_share,
+    room_weight: float = BestBot.room_weight,
+    gold_weight: float = BestBot.gold_weight,
+    compact: float = BestBot.compact,
+    closer: float = BestBot.closer,
+    unit_weight: float = BestBot.unit_weight,
+    hq_tower_range: int = BestBot.hq_tower_range,
+    hq_danger: float = BestBot.hq_danger,
+    stop_margin: float = BestBot.stop_margin,
+    step_margin: float = BestBot.step_margin,
+    hard_margin: float = BestBot.hard_margin,
+) -> BestBot:
+    """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
+    of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,
+    ``best(opponent_models='postmortem+pusher')``)."""
+    settings = {k: v for k, v in locals().items() if k in BestBot.SETTINGS}
     bot = BestBot(seed)
     for key, value in settings.items():
         bot.configure(key, value)

@@ -1,4 +1,5 @@
-"""Isolation's bots, by registry name: factories only (the strategies live in ``ai/`` and ``aind/``)."""
+"""Isolation's bot factories, each called through its declaration in ``catalogue.py`` (the strategies
+live in ``ai/`` and ``aind/``)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from gridarena.core.errors import SpecError
-from gridarena.core.registry import check_keywords
 from gridarena.core.types import Game
 from gridarena.games.isolation.ai import heuristics
-from gridarena.games.isolation.ai.best import BEST_MARGIN_MS, BEST_NODES, BestBot, ImprovedDepthPlayer
+from gridarena.games.isolation.ai.best import BEST_MARGIN_MS, BEST_NODES, BestBot
 from gridarena.games.isolation.ai.greedy import GreedyBot
 from gridarena.games.isolation.aind import samples
-from gridarena.games.isolation.aind.adapter import AindBot
-from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock
+from gridarena.games.isolation.aind.adapter import AindBot, AindImprovedDepthPlayer
+from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, IsolationPlayer, MinimaxPlayer
 from gridarena.games.isolation.aind.loader import agent_file
 from gridarena.games.isolation.rules import State
 
@@ -43,7 +43,7 @@ def make_best_nodes(game: Game[Any], seed: int | None = None) -> BestBot:
 
 def make_ab_improved_depth(game: Game[Any], seed: int | None = None) -> AindBot:
     """AB_Improved's load-independent proxy: improved_score alpha-beta to fixed depths by ply."""
-    return AindBot(ImprovedDepthPlayer(), "ab_improved_depth", seed)
+    return AindBot(AindImprovedDepthPlayer(), "ab_improved_depth", seed)
 
 
 def make_aind(
@@ -52,13 +52,15 @@ def make_aind(
     file: str | None = None,
     player: str = "AlphaBetaPlayer",
     score: str | None = None,
-    **options: Any,
+    search_depth: int | None = None,
+    timeout: float | None = None,
 ) -> AindBot:
     """Any AIND player as a bot: the class ``player`` with ``score_fn`` the function ``score``.
 
     Both names are looked up in the agent ``file`` (an unmodified ``game_agent.py``, loaded once per
-    process), then in the ``sample_players`` it was loaded with; without a file, in gridarena's
-    AIND agents and samples. ``options`` go to the class (``search_depth=2``, ``timeout=20``).
+    process), then in the ``sample_players`` it was loaded with, then in gridarena's AIND agents (so a
+    file with only ``custom_score`` plays with our ``AlphaBetaPlayer``); without a file, in gridarena's
+    AIND agents and samples. ``search_depth`` and ``timeout`` go to the class when given.
 
     >>> from gridarena.games.isolation.rules import Isolation
     >>> bot = make_aind(Isolation(), player="MinimaxPlayer", score="center_score")
@@ -66,6 +68,11 @@ def make_aind(
     ('MinimaxPlayer', 'center_score', 3)
     """
     source = agent_file(file)
+    options: dict[str, Any] = {}
+    if search_depth is not None:
+        options["search_depth"] = search_depth
+    if timeout is not None:
+        options["timeout"] = timeout
     if score is not None:
         options["score_fn"] = source.find(score)
         if not callable(options["score_fn"]):
@@ -73,7 +80,6 @@ def make_aind(
     cls = source.find(player)
     if not inspect.isclass(cls):
         raise SpecError(f"aind: player={player!r} is not a class of the agent file or its samples")
-    check_keywords(player, cls, options, skip=0)
     try:
         built = cls(**options)
     except (TypeError, ValueError) as exc:  # the player class is the agent file's code, not ours
@@ -81,14 +87,29 @@ def make_aind(
     return AindBot(built, "aind", seed)
 
 
-def _preset(name: str, player: str, score: str) -> Callable[..., AindBot]:
-    def make(game: Game[Any], seed: int | None = None, **options: Any) -> AindBot:
-        bot = make_aind(game, seed, player=player, score=score, **options)
-        bot.name = name
-        return bot
+def _aind_player(name: str, built: IsolationPlayer, score: str, seed: int | None) -> AindBot:
+    """An AIND preset: ``built`` with the score function ``score`` of gridarena's AIND samples."""
+    built.score = agent_file().find(score)
+    return AindBot(built, name, seed)
 
-    kind = "fixed-depth minimax" if player == "MinimaxPlayer" else "iterative-deepening alpha-beta"
-    make.__doc__ = f"AIND {name}: {kind} with {score}."
+
+def _minimax_preset(name: str, score: str) -> Callable[..., AindBot]:
+    def make(
+        game: Game[Any], seed: int | None = None, search_depth: int = 3, timeout: float = 10.0
+    ) -> AindBot:
+        return _aind_player(name, MinimaxPlayer(search_depth=search_depth, timeout=timeout), score, seed)
+
+    make.__name__ = make.__qualname__ = f"make_{name}"
+    make.__doc__ = f"AIND {name}: fixed-depth minimax with {score}."
+    return make
+
+
+def _alphabeta_preset(name: str, score: str) -> Callable[..., AindBot]:
+    def make(game: Game[Any], seed: int | None = None, timeout: float = 10.0) -> AindBot:
+        return _aind_player(name, AlphaBetaPlayer(timeout=timeout), score, seed)
+
+    make.__name__ = make.__qualname__ = f"make_{name}"
+    make.__doc__ = f"AIND {name}: iterative-deepening alpha-beta with {score}."
     return make
 
 
@@ -108,16 +129,16 @@ def make_ab_improved_cpu(game: Game[Any], seed: int | None = None, limit: float 
     return AindBot(player, "ab_improved_cpu", seed)
 
 
-make_mm_open = _preset("mm_open", "MinimaxPlayer", "open_move_score")
-make_mm_center = _preset("mm_center", "MinimaxPlayer", "center_score")
-make_mm_improved = _preset("mm_improved", "MinimaxPlayer", "improved_score")
-make_ab_open = _preset("ab_open", "AlphaBetaPlayer", "open_move_score")
-make_ab_center = _preset("ab_center", "AlphaBetaPlayer", "center_score")
-make_ab_improved = _preset("ab_improved", "AlphaBetaPlayer", "improved_score")
-make_ab_custom = _preset("ab_custom", "AlphaBetaPlayer", "custom_score")
-make_ab_custom_2 = _preset("ab_custom_2", "AlphaBetaPlayer", "custom_score_2")
-make_ab_custom_3 = _preset("ab_custom_3", "AlphaBetaPlayer", "custom_score_3")
-make_ab_custom_4 = _preset("ab_custom_4", "AlphaBetaPlayer", "custom_score_4")
+make_mm_open = _minimax_preset("mm_open", "open_move_score")
+make_mm_center = _minimax_preset("mm_center", "center_score")
+make_mm_improved = _minimax_preset("mm_improved", "improved_score")
+make_ab_open = _alphabeta_preset("ab_open", "open_move_score")
+make_ab_center = _alphabeta_preset("ab_center", "center_score")
+make_ab_improved = _alphabeta_preset("ab_improved", "improved_score")
+make_ab_custom = _alphabeta_preset("ab_custom", "custom_score")
+make_ab_custom_2 = _alphabeta_preset("ab_custom_2", "custom_score_2")
+make_ab_custom_3 = _alphabeta_preset("ab_custom_3", "custom_score_3")
+make_ab_custom_4 = _alphabeta_preset("ab_custom_4", "custom_score_4")
 
 
 #: Evaluation functions for the search bots (``alphabeta(heuristic=improved)``); ``default`` is

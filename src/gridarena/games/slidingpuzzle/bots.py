@@ -1,9 +1,21 @@
-"""The sliding puzzle's bots, by registry name: factories only (the solvers live in ``ai/``)."""
+"""The sliding puzzle's bot factory, called through its declaration in ``catalogue.py`` (the solvers
+live in ``ai/``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from gridarena.core.types import Game
 from gridarena.games.slidingpuzzle.ai.player import SolverBot
 
-#: The registry's entry point, ``solver(algorithm=idastar,partition=6-6-3)``: the class itself, so the
-#: registry reads the parameters it takes from its signature.
-make_solver_bot = SolverBot
+
+def make_solver_bot(
+    game: Game[Any],
+    seed: int | None = None,
+    algorithm: str = "idastar",
+    partition: str | None = None,
+    pdb_dir: str | None = None,
+    anytime: bool = False,
+) -> SolverBot:
+    """Catalogue factory of :class:`SolverBot`: ``solver(algorithm=idastar,partition=6-6-3)``."""
+    return SolverBot(game, algorithm, partition, pdb_dir, seed, anytime)

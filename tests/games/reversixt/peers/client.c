@@ -5,8 +5,11 @@
  * the first such in row-major order; in phase 2 it bombs the first field that is not a hole.
  * It keeps its own board from the announcements only and prints the final stone counts.
  *
- *   client PORT [GROUP]     exit 0 after END2, 1 on a socket error, 2 on a protocol error,
- *                           3 when asked to move without a valid move on its own board
+ *   client PORT [GROUP [WAIT]]   exit 0 after END2, 1 on a socket error, 2 on a protocol error,
+ *                                3 when asked to move without a valid move on its own board
+ *
+ * A refused connection (the server is not listening yet: it was started in the same breath) is
+ * tried again every 50 ms for WAIT seconds (default 10), as course clients started by a script must.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static int fd;
@@ -123,17 +128,41 @@ static void parse_map(char *text) {
 
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
-int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: client PORT [GROUP]\n");
-        return 2;
-    }
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Connect to 127.0.0.1:port, trying again while the connection is refused, for wait seconds. */
+static int connect_retrying(uint16_t port, double wait) {
     struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)atoi(argv[1]));
+    addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+    double deadline = now() + wait;
+    for (;;) {
+        int s = socket(AF_INET, SOCK_STREAM, 0); /* a socket whose connect failed is not used again */
+        if (s < 0) return -1;
+        if (connect(s, (struct sockaddr *)&addr, sizeof addr) == 0) return s;
+        int failure = errno;
+        close(s);
+        if (failure != ECONNREFUSED || now() >= deadline) {
+            errno = failure;
+            return -1;
+        }
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: client PORT [GROUP [WAIT]]\n");
+        return 2;
+    }
+    fd = connect_retrying((uint16_t)atoi(argv[1]), argc > 3 ? atof(argv[3]) : 10.0);
+    if (fd < 0) {
         perror("client.c: connect");
         return 1;
     }

@@ -5,7 +5,9 @@ the opponent's best cut, a compact expansion, banking, a tower/unit search again
 finisher...), it plays the one whose position is best after the opponent's reply and two more turn
 pairs, the reply played by each of its opponent models (the post-mortem heuristics; the rusher of
 ``ai/pusher.py`` when the opponent plays like one or its army nears our HQ), the judgements mixed by
-how well each model has predicted the opponent's turns so far (docs/iceandfire.md).
+how well each model has predicted the opponent's turns so far (docs/iceandfire.md). Until the two
+sides are within three cells it plays the planned opening of ``ai/opening.py`` (as red as it is, as
+blue judged first among the variants).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Literal, overload
 from gridarena.core.errors import SpecError
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
 from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finisher
+from gridarena.games.iceandfire.ai.opening import contact, expand, race_value
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
 from gridarena.games.iceandfire.ai.pusher import PusherBot
 from gridarena.games.iceandfire.ai.tactics import (
@@ -33,8 +36,16 @@ from gridarena.games.iceandfire.ai.tactics import (
 from gridarena.games.iceandfire.geometry import CELLS, TOWER, UNIT_COST, xy
 from gridarena.search.errors import SearchAborted
 
+#: The names of :attr:`BestBot.SETTINGS`, the knobs of ``best(...)``.
+_SETTINGS = (
+    "judge_mode opponent_models model_floor model_threshold fit_decay other_rollout "
+    "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
+    "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
+    "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin"
+)
+
 #: The opponent models the judge knows.
-MODELS = ("postmortem", "pusher")
+MODELS = ("postmortem", "pusher", "light")
 
 
 class BestBot(PostMortemBot):
@@ -62,6 +73,8 @@ class BestBot(PostMortemBot):
     #: The judge's weights of gold in hand and of the cells a unit can still claim (per cell, up to 3).
     gold_weight = 0.6
     room_weight = 2.0
+    #: The judge's weight of a unit's price (the units on active cells, ours less the opponent's).
+    unit_weight = 0.5
     #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
     threat_weight = 1.0
     #: No new judgement once the deadline is this close (seconds), no new variant step once it is
@@ -139,12 +152,31 @@ class BestBot(PostMortemBot):
     #: Gold kept back from spawning once the territories touch (``postmortem``'s 0): what the next
     #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool).
     reserve = 10
+    #: The planned opening (``ai/opening.py``) while the two sides are more than ``opening_contact``
+    #: cells apart: 0 off, 1 its turn judged first among the variants, 2 its turn played unjudged,
+    #: 3 played unjudged as red (which moves first) and judged first as blue.
+    #: Against the public Java bot as red on seeds 1001-1130: 105 of 130 games with 2 (and 3), 90
+    #: with 1, 85 with 0; as blue 2 lost 16 of 30 where 1 lost 2 (docs/iceandfire.md).
+    opening = 3
+    opening_contact = 3
+    #: A tower next to our HQ before anything else once enemy land is this near it (0: only as a variant).
+    hq_tower_range = 0
+    opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
+    #: What the judge counts per cell of the claim race's lead (``ai/opening.py``: the neutral cells
+    #: each side reaches first) after the rollout: the territory still to come.
+    race_weight = 0.0
+    #: Replies judged besides the mixture of ``opponent_models`` (``light``, ``pusher``): the judge
+    #: takes ``worst_share`` of the worst case among them and the mixture.
+    worst_models: tuple[str, ...] = ()
+    worst_share = 1.0
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
         """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
         when the opponent's army could take our HQ within two turns (:func:`hq_reach`), since under
         time pressure only the first ones are judged."""
         variants = (*self.variants, *self.race_variants) if self.race else self.variants
+        if self.opening and contact(board) > self.opening_contact:
+            variants = (self.opening_variant, *variants)
         if not self.hq_defence:
             return variants
         budget = board.gold[OPP] + 2 * max(0, board.compute_income(OPP))
@@ -153,6 +185,14 @@ class BestBot(PostMortemBot):
         return (*variants, *self.hq_variants)
 
     def plan(self, board: Board) -> list[str]:
+        """:meth:`plan_turn`, after a tower next to our HQ once the enemy is within ``hq_tower_range``."""
+        if not self.hq_tower_range or finisher(board, ME, board.gold[ME]) is not None:
+            return self.plan_turn(board)
+        first: list[str] = []
+        board = hq_tower(board, first, self.hq_tower_range)
+        return first + self.plan_turn(board)
+
+    def plan_turn(self, board: Board) -> list[str]:
         """A finisher if there is one; else the variant that stands best against the reply.
 
         Time: no new variant step once the deadline is ``stop_margin + step_margin`` away, no new
@@ -164,6 +204,10 @@ class BestBot(PostMortemBot):
         finish = finisher(board, ME, board.gold[ME])
         if finish is not None:
             return finish.commands
+        if (self.opening == 2 or (self.opening == 3 and board.red)) and contact(board) > self.opening_contact:
+            commands: list[str] = []
+            self.run_steps(board, self.opening_variant, commands)
+            return commands
         deadline = self.control.deadline
         if deadline is not None:
             board.stop = replace(self.control, deadline=deadline - self.hard_margin)
@@ -260,26 +304,7 @@ class BestBot(PostMortemBot):
                 return
 
     #: The knobs :meth:`configure` may set (the registry's ``best(...)`` settings).
-    SETTINGS = (
-        "judge_mode",
-        "opponent_models",
-        "model_floor",
-        "model_threshold",
-        "fit_decay",
-        "other_rollout",
-        "reach_weight",
-        "hq_defence",
-        "race",
-        "rollout",
-        "rollout_light",
-        "model_light",
-        "interleave",
-        "reserve",
-        "hq_danger",
-        "stop_margin",
-        "step_margin",
-        "hard_margin",
-    )
+    SETTINGS = tuple(_SETTINGS.split())
 
     def configure(self, key: str, value: object) -> None:
         """Set one of :data:`SETTINGS` (``opponent_models`` from ``"postmortem+pusher"``); a
@@ -288,10 +313,10 @@ class BestBot(PostMortemBot):
             raise SpecError(f"iceandfire best: unknown setting {key!r}; known: {', '.join(self.SETTINGS)}")
         if key == "judge_mode" and value not in ("model", "threat"):
             raise SpecError(f"iceandfire best: judge_mode is model or threat, got {value!r}")
-        if key == "opponent_models":
-            models = tuple(str(value).split("+"))
+        if key in ("opponent_models", "worst_models"):
+            models = tuple(m for m in str(value).split("+") if m)
             unknown = [m for m in models if m not in MODELS]
-            if unknown or not models:
+            if unknown or not (models or key == "worst_models"):
                 raise SpecError(
                     f"iceandfire best: opponent models are among {', '.join(MODELS)}, got {value!r}"
                 )
@@ -347,6 +372,8 @@ class BestBot(PostMortemBot):
                 pusher.advance(board, commands)
                 if not pusher.bank(board):
                     pusher.train_forward(board, commands)
+            elif step == "open":
+                board = expand(board, commands)
             elif step == "spawn":
                 board = self.spawn(board, commands)
             elif step == "spawn2":
@@ -380,7 +407,10 @@ class BestBot(PostMortemBot):
     @overload
     def opponent(self, model: str, light: bool = False) -> BoardBot: ...
     def opponent(self, model: str, light: bool = False) -> BoardBot:
-        """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`) or ``pusher``."""
+        """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`), ``light`` (the same
+        without defence, towers or mines: an expander that ignores our threats) or ``pusher``."""
+        if model == "light":
+            return self.modelled(True)
         if model == "pusher":
             if self.pusher_model is None:
                 self.pusher_model = PusherBot()
@@ -407,6 +437,11 @@ class BestBot(PostMortemBot):
         value = 0.0
         for model, weight in weights.items():
             value += weight * self.judge_model(after, model)
+        if self.worst_models:
+            # The worst case among other replies: a model the opponent does not play cannot be
+            # exploited (e.g. our banked gold scaring the post-mortem model into defending).
+            worst = min(value, *(self.judge_model(after, m) for m in self.worst_models))
+            value = (1.0 - self.worst_share) * value + self.worst_share * worst
         if self.reach_weight:
             value -= self.hq_danger_of(after)
         return value
@@ -436,7 +471,7 @@ class BestBot(PostMortemBot):
         theirs = territory(back, OPP) - upkeep_of(back, OPP)
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
         value = lasting * (mine - theirs) + self.gold_weight * (back.gold[ME] - back.gold[OPP])
-        value += 0.5 * (units_value(back, ME) - units_value(back, OPP))
+        value += self.unit_weight * (units_value(back, ME) - units_value(back, OPP))
         for i in back.units(ME):
             if back.active[i]:
                 value += self.room_weight * min(3, self.room(back, i))
@@ -446,6 +481,8 @@ class BestBot(PostMortemBot):
         budget = back.gold[OPP] + 2 * max(0, back.compute_income(OPP))
         if hq_chain_cost(back, OPP, budget) <= budget:
             value -= self.hq_danger
+        if self.race_weight:
+            value += self.race_weight * race_value(back, owned_weight=0.0)
         return value
 
     def hq_danger_of(self, after: Board) -> float:

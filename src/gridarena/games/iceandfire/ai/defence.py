@@ -23,12 +23,12 @@ from gridarena.games.iceandfire.ai.tactics import (
 from gridarena.games.iceandfire.geometry import CELLS, TOWER, xy
 
 
-def hq_tower(board: Board, commands: list[str]) -> Board:
-    """A tower next to our HQ (it protects the HQ itself) once enemy territory is within reach."""
+def hq_tower(board: Board, commands: list[str], reach: int = 6) -> Board:
+    """A tower next to our HQ (it protects the HQ itself) once enemy territory is within ``reach``."""
     hq = board.hq[ME]
     dist = board.info.dist
     near = min((dist[hq][i] for i in range(CELLS) if board.owner[i] == OPP), default=INF)
-    if near > 6:
+    if near > reach:
         return board
     if any(board.building[n] == TOWER and board.owner[n] == ME for n in board.info.neighbours[hq]):
         return board

@@ -1,9 +1,10 @@
-"""Our strongest Isolation player, ``best``: the fast engine's search, with AIND's interface and as a bot.
+"""Our strongest Isolation player, ``best``: the fast engine's search, as a player and as a bot.
 
-:class:`BestPlayer` answers AIND's ``get_move`` (so it plays on the AIND Board and in AIND's
-tournament); :class:`BestBot` is the same search as a gridarena bot. :class:`ImprovedModel` is
-AB_Improved's search on the fast engine, which the trap play and the fixed-depth proxy
-(:class:`ImprovedDepthPlayer`, a load-independent stand-in for AB_Improved) use.
+:class:`BestPlayer` chooses a move for a reference state; :class:`BestBot` is the same search as a
+gridarena bot (``aind.adapter.AindBestPlayer`` gives it AIND's ``get_move``, so it plays on the AIND
+Board and in AIND's tournament). :class:`ImprovedModel` is AB_Improved's search on the fast engine,
+which the trap play and the fixed-depth proxy (:class:`ImprovedDepthPlayer`, a load-independent
+stand-in for AB_Improved) use.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any, Final
 from gridarena.core.bot import BaseBot, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
-from gridarena.games.isolation.aind.board import NO_MOVE, Board, Move, TimeLeft, state_from_aind
 from gridarena.games.isolation.fast import MAX_CELLS, WIN, WON, Engine, SearchResult
 from gridarena.games.isolation.rules import Cell, State
 from gridarena.games.isolation.solve import shipped_solution
@@ -96,11 +96,6 @@ class ImprovedDepthPlayer:
         if not state.legal_actions():
             return -1
         return self._model(state).replies(state, (proxy_depth(state.ply, self.depths),))[0]
-
-    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
-        """AIND's entry point: the proxy's move, or ``(-1, -1)``."""
-        cell = self.choose(state_from_aind(game))
-        return NO_MOVE if cell < 0 else (cell // game.width, cell % game.width)
 
 
 def trap_value(result: SearchResult) -> float:
@@ -231,13 +226,6 @@ class BestPlayer:
             if value > best_value:
                 best, best_value = move, value
         return best
-
-    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
-        """AIND's entry point: the engine's move on this board, or ``(-1, -1)``."""
-        state = state_from_aind(game)
-        self.engine(game.width, game.height)  # built before the clock is read: a new size costs a table
-        cell = self.search(state, (time_left() - self.margin) / 1000.0)
-        return NO_MOVE if cell < 0 else (cell // game.width, cell % game.width)
 
 
 class BestBot(BaseBot):

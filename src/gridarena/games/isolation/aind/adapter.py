@@ -1,7 +1,9 @@
 """AIND players as gridarena bots: :class:`AindBot` (the registry's ``aind``, ``mm_*`` and ``ab_*`` build it).
 
 Each move builds an AIND board of the reference state, so any object with AIND's
-``get_move(game, time_left)`` plays in the arena: AIND's own agents, an agent file's, or ours.
+``get_move(game, time_left)`` plays in the arena: AIND's own agents, an agent file's, or ours
+(:class:`AindBestPlayer`, :class:`AindImprovedDepthPlayer`: the players of ``ai/best.py`` with AIND's
+interface; ``aind/`` stands above ``ai/``, which knows nothing of AIND's Board).
 """
 
 from __future__ import annotations
@@ -10,11 +12,19 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from gridarena.core.bot import BaseBot, Decision
+from gridarena.core.bot import BaseBot, Decision, WarmUp
 from gridarena.core.clock import TimeControl
 from gridarena.core.types import Game, GameState
+from gridarena.games.isolation.ai.best import BestPlayer, ImprovedDepthPlayer
 from gridarena.games.isolation.aind.agents import AlphaBetaPlayer, CpuClock, IsolationPlayer
-from gridarena.games.isolation.aind.board import NO_MOVE, TimeLeft, board_from_state
+from gridarena.games.isolation.aind.board import (
+    NO_MOVE,
+    Board,
+    Move,
+    TimeLeft,
+    board_from_state,
+    state_from_aind,
+)
 from gridarena.games.isolation.rules import Cell, State
 
 
@@ -41,6 +51,29 @@ def clock_time_left(clock: TimeControl) -> TimeLeft:
     return time_left
 
 
+def _aind_move(cell: Cell, game: Board) -> Move:
+    """A cell of the reference state as AIND's ``(row, col)``; -1 (no move) as ``(-1, -1)``."""
+    return NO_MOVE if cell < 0 else (cell // game.width, cell % game.width)
+
+
+class AindBestPlayer(BestPlayer):
+    """:class:`~gridarena.games.isolation.ai.best.BestPlayer` with AIND's ``get_move``."""
+
+    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
+        """AIND's entry point: the engine's move on this board, or ``(-1, -1)``."""
+        state = state_from_aind(game)
+        self.engine(game.width, game.height)  # built before the clock is read: a new size costs a table
+        return _aind_move(self.search(state, (time_left() - self.margin) / 1000.0), game)
+
+
+class AindImprovedDepthPlayer(ImprovedDepthPlayer):
+    """:class:`~gridarena.games.isolation.ai.best.ImprovedDepthPlayer` with AIND's ``get_move``."""
+
+    def get_move(self, game: Board, time_left: TimeLeft) -> Move:
+        """AIND's entry point: the proxy's move, or ``(-1, -1)`` (it ignores the clock)."""
+        return _aind_move(self.choose(state_from_aind(game)), game)
+
+
 class AindBot(BaseBot):
     """An AIND player (anything with ``get_move(game, time_left)``) as a gridarena bot.
 
@@ -54,9 +87,8 @@ class AindBot(BaseBot):
 
     def warm_up(self, game: Game[Any]) -> None:
         """Let a player that has kernels to load (``ImprovedDepthPlayer``) load them, outside the clock."""
-        hook = getattr(self.player, "warm_up", None)
-        if hook is not None:
-            hook(game)
+        if isinstance(self.player, WarmUp):
+            self.player.warm_up(game)
 
     def reset(self, game: Game[Any], seat: int, seed: int) -> None:
         """A new game: the RNG is reseeded, and a player that draws (RandomPlayer) draws from it."""

@@ -10,7 +10,6 @@ incremental twin (``incremental.py``).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -19,7 +18,13 @@ import numpy as np
 from gridarena.core.errors import GridArenaError
 from gridarena.games.slidingpuzzle.board import WALL, Board, cell_distances
 from gridarena.games.slidingpuzzle.fast.indexing import Geometry
-from gridarena.games.slidingpuzzle.pdb.partitions import build_set, load_set, pattern_sets
+from gridarena.games.slidingpuzzle.pdb.partitions import (
+    BuildProgress,
+    build_tables,
+    load_set,
+    pattern_sets,
+    table_jobs,
+)
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 
@@ -214,27 +219,20 @@ def pdb_heuristic(
     *,
     mirror: bool | None = None,
     build: bool = True,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[BuildProgress], None] | None = None,
 ) -> Heuristic:
     """The heuristic of partition ``name``, its tables loaded from ``directory`` (default: the cache).
 
-    ``build``: build the missing tables there first (``progress`` hears how it goes). ``a/b`` names
-    several disjoint sets, e.g. ``7-7-1/6-6-3``: h is the maximum of their sums. A set name ending in
-    ``r`` (``6-6-3r``) uses tables keyed by the blanks' regions too (storage ``r4``).
+    ``build``: build the missing tables there first (``progress`` hears how far the build has come; see
+    :func:`~gridarena.games.slidingpuzzle.pdb.partitions.build_tables`). ``a/b`` names several disjoint
+    sets, e.g. ``7-7-1/6-6-3``: h is the maximum of their sums. A set name ending in ``r`` (``6-6-3r``)
+    uses tables keyed by the blanks' regions too (storage ``r4``).
     """
+    if build:
+        for _ in build_tables(goal, table_jobs(goal, name, directory), progress):
+            pass
     pdbs, groups = [], []
     for number, chosen in enumerate(pattern_sets(goal, name)):
-        if build:
-            started = time.perf_counter()
-            if progress is not None:
-                progress(
-                    f"PDB set {chosen.name}: loading, or building what is missing"
-                    " (once; minutes for 7+ tile patterns)"
-                )
-            paths = build_set(goal, chosen.patterns, directory, storage=chosen.storage())
-            if progress is not None:
-                seconds = time.perf_counter() - started
-                progress(f"PDB set {chosen.name}: {len(paths)} files ready in {seconds:.1f} s")
         pdbs += load_set(goal, chosen.patterns, directory, regions=chosen.regions)
         groups += [number] * len(chosen.patterns)
     return make_heuristic(goal, pdbs, mirror=mirror, groups=groups)

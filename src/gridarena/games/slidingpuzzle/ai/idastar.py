@@ -30,13 +30,29 @@ from gridarena.games.slidingpuzzle.fast.incremental import (
 from gridarena.games.slidingpuzzle.solvability import EXHAUSTED
 from gridarena.search import Solution
 
+#: The table's default limit on a large machine. Hard homework boards gain 3-7% fewer expansions from
+#: 2^27 slots against 2^20 (docs/slidingpuzzle.md), so 2^25 slots (1 GiB) lose little.
+DEFAULT_MEMORY: Final = 1 << 30
+#: The table's first size, in log2 of its slots (512 KB on the homework board). After an iteration that
+#: expanded more boards than the table has slots, it grows to hold them, up to the limit: an easy board
+#: never pays for zeroing the pages of a large table (a fresh 4 GiB table cost about 4 s, a 6 GB one
+#: 40 s of system time on a board of 8 slides), and a hard one gets a table the size of its iterations.
+FIRST_TABLE_BITS: Final = 14
+#: The reason a search stopped at its node limit starts with this.
+NODE_LIMIT: Final = "node limit reached"
+
 
 def default_memory() -> int:
-    """A quarter of the machine's memory (bytes): the transposition tables' default budget."""
+    """The transposition table's default limit (bytes): 1 GiB, or an eighth of the machine's memory if less.
+
+    It is a limit, not a size: the table starts small and grows only while the search needs it
+    (:class:`IdaStar`).
+    """
     try:
-        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")) // 4
-    except (ValueError, OSError, AttributeError):  # no sysconf: a modest 1 GB
-        return 1 << 30
+        machine = int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # no sysconf: assume a modest 4 GB machine
+        machine = 4 << 30
+    return min(DEFAULT_MEMORY, machine // 8)
 
 
 @dataclass(frozen=True)
@@ -61,10 +77,6 @@ class Progress:
         )
 
 
-#: The table's budget when none is given: the first searches on a fresh table pay for zeroing every page
-#: they touch (about 1.5 s for a 4 GiB table, in 2 MB huge pages), which small searches should not.
-LIBRARY_MEMORY: Final = 256 << 20
-
 #: A kernel call's (result, next bound) and its slides (``moves``).
 Outcome = tuple[tuple[int, int], np.ndarray]
 
@@ -79,11 +91,13 @@ class IdaStar:
     """Numba IDA* for one heuristic; reusable across boards (tables are prepared once).
 
     With two or more blanks a transposition table of exact packed boards, shared by the threads, prunes
-    boards reached again no shallower in the current iteration (:func:`_tt_visit`); it gets ``memory``
-    bytes (default :data:`LIBRARY_MEMORY`; the CLI and the benchmarks give it a quarter of the
-    machine's memory, :func:`default_memory`; never more slots than boards on a small board),
-    or 2^``transpositions`` slots when that is given (0: off). With one blank it is off unless asked for: a
-    single-blank board has few transpositions and the table only slows the search.
+    boards reached again no shallower in the current iteration (:func:`_tt_visit`). It starts at
+    2^:data:`FIRST_TABLE_BITS` slots and, after an iteration that expanded more boards than it has
+    slots, grows to hold them (its entries only serve the iteration that wrote them, so nothing is
+    lost), up to ``memory`` bytes (default :func:`default_memory`; never more slots than about twice
+    the boards of a small board). ``transpositions`` fixes it at 2^``transpositions`` slots (0: off).
+    With one blank it is off unless asked for: a single-blank board has few transpositions and the table
+    only slows the search.
     ``threads`` > 1 splits each iteration's frontier at a shallow depth into tasks that the threads
     take in depth-first order (numba releases the GIL). ``prune_commute`` and ``prune_chain`` switch the
     move pruning (:func:`ida_task`) for ablations; optimal answers do not depend on them.
@@ -114,18 +128,22 @@ class IdaStar:
         self.prune_commute = prune_commute
         self.prune_chain = prune_chain
         self._layout(heuristic)
-        self.memory = LIBRARY_MEMORY if memory is None else memory
+        self.memory = default_memory() if memory is None else memory
         if transpositions is None:
             bits = self._budget_bits(heuristic) if len(heuristic.goal.blanks) > 1 else 0
         else:
             bits = transpositions
-        self.tt_bits = bits if self.key_words > 0 else 0
+        #: log2 of the slots the table may grow to, and of the slots it has now (0: no table).
+        self.max_tt_bits = bits if self.key_words > 0 else 0
+        self.tt_bits = (
+            self.max_tt_bits if transpositions is not None else min(self.max_tt_bits, FIRST_TABLE_BITS)
+        )
         self._tt: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._stamp = 0
 
     def _budget_bits(self, heuristic: Heuristic) -> int:
         """log2 of the table's slots: within ``memory`` and no more than twice the boards there are."""
-        slot_bytes = 8 * max(1, self.key_words) + 16
+        slot_bytes = self._slot_bytes()
         bits = 0
         while (slot_bytes << (bits + 1)) <= self.memory and bits < 40:
             bits += 1
@@ -142,10 +160,25 @@ class IdaStar:
 
     @property
     def table_bytes(self) -> int:
-        """The bytes of the transposition table (one, shared by the threads)."""
-        if not self.tt_bits:
-            return 0
-        return (1 << self.tt_bits) * (8 * max(1, self.key_words) + 16)
+        """The bytes of the transposition table now (one, shared by the threads)."""
+        return self._slot_bytes() << self.tt_bits if self.tt_bits else 0
+
+    @property
+    def table_limit(self) -> int:
+        """The bytes the transposition table may grow to."""
+        return self._slot_bytes() << self.max_tt_bits if self.max_tt_bits else 0
+
+    def _slot_bytes(self) -> int:
+        return 8 * max(1, self.key_words) + 16
+
+    def _grow(self, expanded: int) -> None:
+        """After an iteration of ``expanded`` expansions: a table with more slots than that, within the limit.
+
+        The old table is dropped, not copied: its entries belong to the finished iteration.
+        """
+        bits = min(self.max_tt_bits, max(self.tt_bits, expanded.bit_length()))
+        if bits > self.tt_bits:
+            self.tt_bits, self._tt = bits, None
 
     def _layout(self, heuristic: Heuristic) -> None:
         """Where each movable cell's tile number sits in the exact packed board key (int64 words)."""
@@ -278,7 +311,7 @@ class IdaStar:
                         elif deadline is not None and now > deadline:
                             why = "time limit reached"
                         elif counts[:, 0].sum() >= max_nodes:
-                            why = "node limit reached"
+                            why = NODE_LIMIT
                         if why:
                             flag[0] = 1
                     if now - last >= interval:
@@ -297,7 +330,9 @@ class IdaStar:
         while True:
             report()
             next_bound = INFINITY
+            before = int(counts[:, 0].sum())
             results, collect = self._iteration(root, bound, max_nodes, counts, flag, collect, watched, watch)
+            self._grow(int(counts[:, 0].sum()) - before)
             for (length, nb), moves in results:
                 next_bound = min(next_bound, nb)
                 if length >= 0:
@@ -306,7 +341,7 @@ class IdaStar:
                     )
             hit_limit = any(length == -2 for (length, _), _ in results) or counts[:, 0].sum() >= max_nodes
             if not why and hit_limit:
-                why = "node limit reached"
+                why = NODE_LIMIT
             if not why and deadline is not None and time.perf_counter() > deadline:
                 why = "time limit reached"
             if not why and stop is not None and stop.is_set():

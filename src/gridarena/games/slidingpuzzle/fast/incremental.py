@@ -6,19 +6,24 @@ h is the largest of (distance + conflicts) and the sets' sums (:func:`combined_h
 the moved tile's terms (:func:`move_tile`): its distance, the two lines it touches, the PDB value of its
 pattern, normal and mirrored (a pattern's rank costs one hardware popcount per tile). The search keeps
 the components before each slide (:func:`keep_components`) so undoing it costs no lookups
-(:func:`undo_move`). :class:`KernelHeuristic` lays a :class:`Heuristic` out in flat arrays and
-computes a board's components from scratch; :meth:`Heuristic.estimate` is the readable twin.
+(:func:`undo_move`). :class:`KernelHeuristic` lays a heuristic out in flat arrays and computes a
+board's components from scratch; the readable twin is ``ai.heuristics.Heuristic.estimate``. The kernel
+reads a heuristic through :class:`HeuristicTables` (what it needs of one), so ``fast/`` imports nothing
+above it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import numpy as np
 from numba import njit
 
-from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic
 from gridarena.games.slidingpuzzle.board import Board
 from gridarena.games.slidingpuzzle.fast.indexing import (
     BoardMasks,
+    Geometry,
     blank_slot,
     flood,
     placement_weights,
@@ -271,8 +276,48 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return view
 
 
+class PatternTable(Protocol):
+    """What the kernel reads of a pattern database (``pdb.table.PatternDatabase``)."""
+
+    @property
+    def pattern(self) -> tuple[int, ...]: ...
+    @property
+    def table(self) -> np.ndarray: ...
+    @property
+    def storage(self) -> str: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def regions(self) -> bool: ...
+    @property
+    def slots(self) -> int: ...
+
+
+class HeuristicTables(Protocol):
+    """What the kernel reads of a heuristic (``ai.heuristics.Heuristic``, its readable twin)."""
+
+    @property
+    def goal(self) -> Board: ...
+    @property
+    def geo(self) -> Geometry: ...
+    @property
+    def dist(self) -> np.ndarray: ...
+    @property
+    def linear_conflict(self) -> bool: ...
+    @property
+    def pdbs(self) -> Sequence[PatternTable]: ...
+    @property
+    def mirror(self) -> bool: ...
+    @property
+    def mirror_cell(self) -> np.ndarray: ...
+    @property
+    def mirror_tile(self) -> np.ndarray: ...
+    @property
+    def groups(self) -> tuple[int, ...]: ...
+
+
 class KernelHeuristic:
-    """A :class:`Heuristic` in the flat arrays the kernel reads, prepared once per heuristic.
+    """A heuristic in the flat arrays the kernel reads, prepared once per heuristic.
 
     ``pat_of[g, t]``: the pattern of set g holding tile t, or -1; ``pat_tiles``, ``pat_k``, ``pat_w``:
     each pattern's tiles, size and rank weights; ``tables`` and ``packed``: its values and whether they
@@ -281,7 +326,7 @@ class KernelHeuristic:
     track them); ``grow``, ``gcol``: each tile's home row and column (linear conflicts).
     """
 
-    def __init__(self, heuristic: Heuristic) -> None:
+    def __init__(self, heuristic: HeuristicTables) -> None:
         self.heuristic = heuristic
         geo, goal = heuristic.geo, heuristic.goal
         self.rows, self.cols = goal.rows, goal.cols

@@ -10,15 +10,17 @@ so no Python object exists per state. Up to two blanks, on boards of up to 62 ce
 
 from __future__ import annotations
 
-import time
+import itertools
+import math
 from collections import deque
 from collections.abc import Callable, Sequence
 from math import comb, perm
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 from numba import njit
 
+from gridarena.core.files import size_text
 from gridarena.games.slidingpuzzle.board import Board, movable_neighbours
 from gridarena.games.slidingpuzzle.fast.indexing import (
     BoardMasks,
@@ -31,8 +33,7 @@ from gridarena.games.slidingpuzzle.fast.indexing import (
     placement_weights,
     rank_placement,
 )
-from gridarena.games.slidingpuzzle.formats import pattern_problem
-from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError, pack_nibbles
+from gridarena.games.slidingpuzzle.formats import PdbError, pattern_problem
 
 UNSET: Final = 255
 """The value byte of a placement the search has not reached (yet, or ever)."""
@@ -204,6 +205,36 @@ def _next_layer(codes: np.ndarray, table: np.ndarray) -> None:
         codes[i] = table[codes[i]]
 
 
+MAX_BUILD_BYTES: Final = 16 << 30
+"""Memory a table's build may take (the homework's 8-tile pattern of 7-8 takes 9.1 GiB, a 4x4
+pattern of 8 tiles 1.5 GiB); a larger one is refused before anything is allocated."""
+
+
+def build_bytes(goal: Board, pattern: Sequence[int], storage: str = "auto") -> int:
+    """Bytes the build of ``pattern``'s table allocates: a byte per placement, two bits per state
+    (the breadth-first layers), and with ``r4`` storage four more bits per state.
+
+    >>> from gridarena.games.slidingpuzzle.board import goal_board
+    >>> build_bytes(goal_board(4, 4), range(1, 9)) >> 20   # 7-8's larger half: about 1.5 GiB (in MiB)
+    1484
+    """
+    size, k = len(goal.cells) - len(goal.walls), len(pattern)
+    placements = perm(size, k)
+    states = placements * comb(max(0, size - k), len(goal.blanks))
+    return placements + (states + 3) // 4 + ((states + 1) // 2 if storage == "r4" else 0)
+
+
+def check_build_size(goal: Board, pattern: Sequence[int], storage: str = "auto") -> None:
+    """Refuse a pattern whose build needs more than :data:`MAX_BUILD_BYTES`, before any allocation."""
+    need = build_bytes(goal, pattern, storage)
+    if need > MAX_BUILD_BYTES:
+        raise PdbError(
+            f"a pattern of {len(pattern)} tiles on this {goal.rows}x{goal.cols} board needs "
+            f"{size_text(need)} to build, more than the {size_text(MAX_BUILD_BYTES)} allowed: "
+            "use smaller patterns (e.g. 7-8 on 4x4, 6-6-6-6 on 5x5)"
+        )
+
+
 def build_values(
     goal: Board,
     pattern: Sequence[int],
@@ -213,9 +244,10 @@ def build_values(
 ) -> tuple[np.ndarray, int]:
     """The byte table of ``pattern`` (255 where a placement is unreachable) and the states searched.
 
-    ``progress(depth, states so far)`` is called after each breadth-first layer. ``deltas``, if given
-    (``ceil(states / 2)`` bytes of 0xFF), receives each state's cost above its placement's least cost
-    (see :func:`_visit`): a state is ``placement_rank * C(M - k, blanks) + slot``.
+    ``progress(depth, states so far)`` is called after each chunk of a breadth-first layer that found new
+    states (a chunk is 2^27 states of the search space, about 0.1-0.2 s of work on the largest tables).
+    ``deltas``, if given (``ceil(states / 2)`` bytes of 0xFF), receives each state's cost above its
+    placement's least cost (see :func:`_visit`): a state is ``placement_rank * C(M - k, blanks) + slot``.
     """
     problem = pattern_problem(goal, pattern)
     if problem:
@@ -225,6 +257,7 @@ def build_values(
         raise PdbError(f"the PDB builder handles at most {MAX_BLANKS} blanks; the goal has {blanks}")
     if len(goal.cells) > 62:
         raise PdbError(f"the PDB builder handles boards of at most 62 cells; this one has {len(goal.cells)}")
+    check_build_size(goal, pattern, "r4" if deltas is not None else "auto")
     geo, masks = Geometry.of(goal), BoardMasks.of(goal)
     m, k = geo.size, len(pattern)
     home = goal.positions()
@@ -247,19 +280,50 @@ def build_values(
         deltas[start >> 1] &= ~np.uint8(15 << (4 * (start & 1)))
     total, depth, found = 1, 0, 1
     while found:
-        found = 0
+        found = told = 0
         for w in range(0, n_words, CHUNK_WORDS):
             found += _expand_words(
                 words, codes, w, min(n_words, w + CHUNK_WORDS), values, depth, k, blanks, n_slot, weights,
                 masks.midx, masks.near, masks.movable, masks.cols, masks.not_first, masks.not_last,
                 deltas,
             )  # fmt: skip
+            if progress is not None and found > told:
+                told = found
+                progress(depth + 1, total + found)
         _next_layer(codes, _SHIFT_CODES)
         total += found
         depth += 1
-        if progress is not None and found:
-            progress(depth, total)
     return values, total
+
+
+def search_states(goal: Board, size: int) -> int:
+    """The search states of a build for a pattern of ``size`` tiles: the work a progress bar counts.
+
+    A state is a placement of the tiles and an arrangement of the blanks among the regions of the free
+    cells; which regions there are depends only on the cells the tiles take, so this counts per set of
+    cells. On the homework board and the 15-puzzle every state is reached (the count is the build's own);
+    where some are not, it is an upper bound. Sets of cells too many to count give the plain bound.
+
+    >>> from gridarena.games.slidingpuzzle.board import homework_goal
+    >>> search_states(homework_goal(), 6)
+    59489280
+    """
+    geo, masks = Geometry.of(goal), BoardMasks.of(goal)
+    m, blanks = geo.size, len(goal.blanks)
+    if not 0 <= size <= m or blanks > MAX_BLANKS or len(goal.cells) > 62:
+        return 0
+    if comb(m, size) > _MAX_COUNTED_SETS:
+        return perm(m, size) * comb(m - size, blanks)
+    per_set = 0
+    for cells in itertools.combinations([int(c) for c in geo.cells], size):
+        regions = [bin(r).count("1") for r in masks.parts(masks.movable & ~sum(1 << c for c in cells))]
+        per_set += (1, len(regions), comb(len(regions), 2) + sum(r >= 2 for r in regions))[blanks]
+    return per_set * math.factorial(size)
+
+
+#: :func:`search_states` counts the sets of cells one by one (about 5 microseconds each: 0.05 s for a
+#: 7-tile pattern of the homework board, 0.7 s for a 6-tile one of the 5x5 board) up to this many.
+_MAX_COUNTED_SETS: Final = 1 << 18
 
 
 def exact_costs_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[tuple[int, ...], frozenset[int]], int]:
@@ -296,47 +360,3 @@ def build_values_ref(goal: Board, pattern: Sequence[int]) -> dict[tuple[int, ...
     for (cells, _), d in exact_costs_ref(goal, pattern).items():
         best[cells] = min(best.get(cells, d), d)
     return best
-
-
-def build_pdb(
-    goal: Board,
-    pattern: Sequence[int],
-    storage: str = "auto",
-    *,
-    progress: Callable[[int, int], None] | None = None,
-) -> PatternDatabase:
-    """Build the table of ``pattern`` in memory; ``auto`` storage packs 4 bits when values fit.
-
-    ``progress(depth, states so far)`` is called after each breadth-first layer.
-
-    >>> from gridarena.games.slidingpuzzle.board import goal_board
-    >>> build_pdb(goal_board(2, 3), (4, 5)).storage
-    'u4'
-    """
-    started = time.perf_counter()
-    if storage not in ("u4", "u8", "r4", "auto"):
-        raise PdbError(f"storage must be 'u4', 'u8', 'r4' or 'auto', not {storage!r}")
-    deltas = None
-    if storage == "r4":
-        size = len(goal.cells) - len(goal.walls)
-        states = perm(size, len(pattern)) * comb(size - len(pattern), len(goal.blanks))
-        deltas = np.full((states + 1) // 2, 255, dtype=np.uint8)
-    values, states = build_values(goal, pattern, progress=progress, deltas=deltas)
-    unreachable = int(np.count_nonzero(values == UNSET))
-    top = int(values.max()) if not unreachable else int(values[values != UNSET].max())
-    if storage == "auto":
-        storage = "u4" if top < 15 and not unreachable else "u8"
-    if storage == "u4" and (top >= 15 or unreachable):
-        raise PdbError(f"values up to {top} (or unreachable placements) do not fit 4 bits; use 'u8'")
-    if deltas is not None:
-        table = np.concatenate([values, deltas])
-        del deltas
-    else:
-        table = pack_nibbles(values) if storage == "u4" else values
-    header: dict[str, Any] = {
-        "max_value": top,
-        "states": states,
-        "unreachable": unreachable,
-        "build_seconds": round(time.perf_counter() - started, 3),
-    }
-    return PatternDatabase(goal, tuple(pattern), storage, table, None, header)

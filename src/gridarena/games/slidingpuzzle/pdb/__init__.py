@@ -6,33 +6,41 @@ for free. Each slide moves one tile, so the values of disjoint patterns add up a
 value is the minimum over the blank arrangements (Korf and Felner's style), or, in a region-keyed
 table (storage ``r4``), also the excess of each arrangement of the blanks' regions.
 
-``indexing.py`` (cells as bits, placement ranks, blank slots), ``build.py`` (the builder and its
-oracle), ``table.py`` (:class:`PatternDatabase`), ``fileformat.py`` (the checked file format) and
-``partitions.py`` (named boards and partitions, file names, the cache, sets). The names most callers
+``build.py`` (a table built in memory by the numba builder of ``fast/pdbbuild.py``), ``table.py``
+(:class:`PatternDatabase`; its indexing is ``fast/indexing.py``), ``fileformat.py`` (the checked file
+format) and ``partitions.py`` (named boards and partitions, file names, the cache, sets). The names most callers
 need are importable from this package.
 """
 
-from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
+from gridarena.games.slidingpuzzle.formats import PdbError
+from gridarena.games.slidingpuzzle.pdb.build import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
 from gridarena.games.slidingpuzzle.pdb.partitions import (
+    BuildProgress,
+    TableJob,
     board_by_name,
     build_set,
+    build_tables,
     default_cache_dir,
     default_partition,
     load_set,
     partition,
     pattern_sets,
     pdb_filename,
+    table_jobs,
 )
-from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 __all__ = [
+    "BuildProgress",
     "PatternDatabase",
     "PdbError",
     "PdbFileError",
+    "TableJob",
     "board_by_name",
     "build_pdb",
     "build_set",
+    "build_tables",
     "default_cache_dir",
     "default_partition",
     "load_pdb",
@@ -41,4 +49,5 @@ __all__ = [
     "pattern_sets",
     "pdb_filename",
     "save_pdb",
+    "table_jobs",
 ]

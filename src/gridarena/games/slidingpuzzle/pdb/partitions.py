@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from gridarena.games.slidingpuzzle.board import Board, goal_board, homework_goal
-from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
+from gridarena.games.slidingpuzzle.fast.pdbbuild import search_states
+from gridarena.games.slidingpuzzle.formats import PdbError
+from gridarena.games.slidingpuzzle.pdb.build import build_pdb
 from gridarena.games.slidingpuzzle.pdb.fileformat import PdbFileError, load_pdb, save_pdb
-from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, PdbError
+from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase
 
 #: The partition a solver uses when none is named, by :func:`board_key`. The homework's is the largest
 #: of three region-keyed sets' sums (issue 16's two 5-5-5 sets and 6-6-3r): 660 MB, built in about 4
@@ -184,6 +188,116 @@ def pattern_sets(goal: Board, name: str) -> list[PatternSet]:
     return sets
 
 
+@dataclass(frozen=True)
+class TableJob:
+    """One table to build: its file, pattern and storage, and its work in search states."""
+
+    path: Path
+    pattern: tuple[int, ...]
+    storage: str
+    states: int
+
+
+@dataclass(frozen=True)
+class BuildProgress:
+    """How far a build of pattern databases has come: enough for a bar with a percentage and the time left."""
+
+    path: Path  # the table being built
+    number: int  # its number among the build's tables, from 1
+    tables: int
+    done: int  # search states found so far, over the whole build
+    total: int  # search states of the whole build (:func:`search_states`)
+    seconds: float  # since the build started
+
+    @property
+    def fraction(self) -> float:
+        """The share of the work done, 0 to 1."""
+        return min(1.0, self.done / self.total) if self.total > 0 else 0.0
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds still to go at the rate so far; None before 2% of the work, whose rate says little (the
+        first layers of a search are small, and each costs a scan of the whole table)."""
+        if self.fraction < 0.02 or self.seconds <= 0:
+            return None
+        return self.seconds * max(0, self.total - self.done) / self.done
+
+    def line(self) -> str:
+        """One line of text, e.g. ``37% (table 2 of 9: 4x5-...-r.pdb), 41 s so far, about 70 s left``.
+
+        >>> BuildProgress(Path("t.pdb"), 1, 2, 25, 100, 10.0).line()
+        '25% (table 1 of 2: t.pdb), 10 s so far, about 30 s left'
+        """
+        left = self.remaining
+        rest = "" if left is None else f", about {left:.0f} s left"
+        return (
+            f"{100 * self.fraction:.0f}% (table {self.number} of {self.tables}: {self.path.name}), "
+            f"{self.seconds:.0f} s so far{rest}"
+        )
+
+
+def table_jobs(
+    goal: Board, name: str, directory: str | os.PathLike[str] | None = None, *, force: bool = False
+) -> list[TableJob]:
+    """The tables of partition ``name`` still to build in ``directory`` (all of them with ``force``).
+
+    A file that is there but unusable (another goal or pattern, truncated, a wrong checksum) is built again.
+    """
+    folder = pdb_folder(directory)
+    jobs: dict[Path, TableJob] = {}
+    for chosen in pattern_sets(goal, name):
+        storage = chosen.storage()
+        for pattern in chosen.patterns:
+            path = folder / pdb_filename(goal, pattern, chosen.regions)
+            if path not in jobs and (force or not _usable(path, goal, pattern)):
+                jobs[path] = TableJob(path, tuple(pattern), storage, search_states(goal, len(pattern)))
+    return list(jobs.values())
+
+
+def tables_present(goal: Board, name: str, directory: str | os.PathLike[str] | None = None) -> bool:
+    """Whether every file of partition ``name`` is in ``directory`` (not checked: a bad one is rebuilt
+    when the set is loaded through :func:`table_jobs`)."""
+    folder = pdb_folder(directory)
+    return all(
+        (folder / pdb_filename(goal, pattern, chosen.regions)).is_file()
+        for chosen in pattern_sets(goal, name)
+        for pattern in chosen.patterns
+    )
+
+
+def build_tables(
+    goal: Board, jobs: Sequence[TableJob], progress: Callable[[BuildProgress], None] | None = None
+) -> Iterator[tuple[TableJob, PatternDatabase, float]]:
+    """Build and save each table of ``jobs``, yielding it with its seconds once it is on disk.
+
+    ``progress`` hears how far the whole build has come: at the start of each table and after each chunk
+    of each breadth-first layer (a few times a second on the largest tables).
+    """
+    started = time.perf_counter()
+    total = sum(job.states for job in jobs)
+    done = 0  # the states of the tables already built
+
+    def report(number: int, states: int) -> None:
+        if progress is not None:
+            job = jobs[number - 1]
+            now = min(total, done + min(states, job.states))
+            progress(BuildProgress(job.path, number, len(jobs), now, total, time.perf_counter() - started))
+
+    for number, job in enumerate(jobs, 1):
+        report(number, 0)
+        table_started = time.perf_counter()
+        pdb = build_pdb(goal, job.pattern, job.storage, progress=functools.partial(_layer, report, number))
+        save_pdb(pdb, job.path)
+        done += job.states
+        report(number, 0)
+        yield job, pdb, time.perf_counter() - table_started
+
+
+def _layer(report: Callable[[int, int], None], number: int, depth: int, states: int) -> None:
+    """The builder's ``progress(depth, states)`` as the report of table ``number``."""
+    report(number, states)
+
+
 def build_set(
     goal: Board,
     patterns: Sequence[Sequence[int]],
@@ -192,19 +306,24 @@ def build_set(
     force: bool = False,
     paths: Sequence[str | os.PathLike[str]] | None = None,
     storage: str = "auto",
+    progress: Callable[[BuildProgress], None] | None = None,
 ) -> list[Path]:
     """Build (or reuse, unless ``force``) one file per pattern in ``directory``; their paths.
 
-    ``storage="r4"`` builds region-keyed tables (file names end in ``-r``).
+    ``storage="r4"`` builds region-keyed tables (file names end in ``-r``); ``progress`` as in
+    :func:`build_tables`.
     """
     folder = pdb_folder(directory)
-    out = []
+    out: list[Path] = []
+    jobs: list[TableJob] = []
     for number, pattern in enumerate(patterns):
         name = pdb_filename(goal, pattern, regions=storage == "r4")
         target = folder / (paths[number] if paths is not None else name)
-        if force or not _usable(target, goal, pattern):
-            save_pdb(build_pdb(goal, pattern, storage), target)
+        if (force or not _usable(target, goal, pattern)) and target not in {job.path for job in jobs}:
+            jobs.append(TableJob(target, tuple(pattern), storage, search_states(goal, len(pattern))))
         out.append(target)
+    for _ in build_tables(goal, jobs, progress):
+        pass
     return out
 
 

@@ -9,13 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from gridarena.core.errors import GridArenaError
 from gridarena.games.slidingpuzzle.board import Board
 from gridarena.games.slidingpuzzle.fast.indexing import BoardMasks, Geometry, rank_placement_ref
-
-
-class PdbError(GridArenaError, ValueError):
-    """A pattern database that cannot be built or used as asked."""
 
 
 @dataclass(frozen=True)
@@ -24,7 +19,7 @@ class PatternDatabase:
 
     Storage ``u8`` (a byte per placement), ``u4`` (packed nibbles) or ``r4``, keyed by the placement
     *and* the regions of the blanks: a byte per placement (the least cost over the blanks' regions)
-    followed by a nibble per state with the cost above it (``build.build_values``).
+    followed by a nibble per state with the cost above it (:func:`~gridarena.games.slidingpuzzle.fast.pdbbuild.build_values`).
     """
 
     goal: Board
@@ -64,7 +59,7 @@ class PatternDatabase:
     def lookup(self, board: Board) -> int:
         """The database's lower bound for ``board``.
 
-        >>> from gridarena.games.slidingpuzzle.fast.pdbbuild import build_pdb
+        >>> from gridarena.games.slidingpuzzle.pdb.build import build_pdb
         >>> from gridarena.games.slidingpuzzle.board import goal_board
         >>> goal = goal_board(2, 3)
         >>> build_pdb(goal, (1, 2)).lookup(goal)

@@ -5,7 +5,7 @@ answer (after a move request) the next frame is that answer. Any other frame (on
 the wrong type or length, truncated, or cut off by a closed connection) breaks the connection at once:
 reading stops there, the reason is kept in :attr:`Connection.broken`, and the connection's owner is
 told (:attr:`Connection.on_break`). So a client never holds more than :data:`INBOX_FRAMES` frame in
-the server, no payload longer than :data:`~gridarena.games.reversixt.protocol.MAX_CLIENT_PAYLOAD`
+the server, no payload longer than :data:`~gridarena.games.reversixt.net.protocol.MAX_CLIENT_PAYLOAD`
 bytes is read (the header's type and length are checked first), and asyncio stops reading its socket
 once :data:`READ_LIMIT` bytes wait unread: a client that keeps sending fills only its own buffers.
 
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.protocol import (
     FROM_CLIENT,
     ConnectionClosedError,
     Message,

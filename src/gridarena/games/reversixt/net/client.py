@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import socket
 import time
@@ -25,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from gridarena.core.bot import Bot
+from gridarena.core.bot import Bot, WantsTimeControl, WarmUp
 from gridarena.core.clock import TurnClock
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
@@ -42,7 +43,7 @@ from gridarena.games.reversixt.formats import (
     is_stone,
     parse_map,
 )
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.protocol import (
     FROM_SERVER,
     ConnectionClosedError,
     Disqualification,
@@ -69,8 +70,21 @@ from gridarena.games.reversixt.rules import (
 
 log: Final = logging.getLogger("gridarena.reversixt.client")
 
+WAITING: Final = logging.INFO + 5
+"""The level of what the client waits for (its kernels, the server): said even by a quiet client."""
+
 INBOX_LIMIT: Final = 4096
 """Frames read ahead of the game (the server sends little unasked; a flood waits in the socket)."""
+
+FRAME_TIMEOUT: Final = 10.0
+"""Seconds a frame from the server may take once its first byte has come, besides its payload's time
+(:data:`FRAME_RATE`): a server that announces a frame and sends less cannot hold the client for ever.
+The wait for a frame's first byte is not limited: other players may think for as long as the server
+lets them."""
+
+FRAME_RATE: Final = float(1 << 20)
+"""Bytes per second a frame's payload must at least arrive at: the largest map we accept
+(:data:`~gridarena.games.reversixt.protocol.MAX_MAP_BYTES`, 64 MiB) gets 74 s, a move request 10 s."""
 
 
 class ClientError(GridArenaError):
@@ -106,8 +120,10 @@ class ClientConfig:
     def __post_init__(self) -> None:
         if not 0 <= self.group <= 255:
             raise ClientError(f"--group {self.group}: the group byte holds 0..255")
-        if self.wait < 0:
-            raise ClientError(f"--wait {self.wait}: must be 0 or more")
+        if not 0 <= self.wait < math.inf:  # NaN fails every comparison
+            raise ClientError(f"--wait {self.wait}: must be 0 or more seconds")
+        if not 0 < self.fallback_time < math.inf:
+            raise ClientError(f"--fallback-time {self.fallback_time}: must be a positive number of seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +215,11 @@ async def warm_up_before_connecting(config: ClientConfig) -> float | None:
     """
     game = ReversiXT(WARM_UP_MAP)
     bot = make_bot(game, config.bot, extra=config.extra_bots)
-    warm_up = getattr(bot, "warm_up", None)
-    if warm_up is None:
+    if not isinstance(bot, WarmUp):
         return None
-    log.info("bot %s: compiling or loading its kernels before connecting ...", config.bot)
+    log.log(WAITING, "bot %s: compiling or loading its kernels before connecting ...", config.bot)
     start = time.perf_counter()
-    await asyncio.to_thread(warm_up, game)
+    await asyncio.to_thread(bot.warm_up, game)
     seconds = time.perf_counter() - start
     log.info("bot %s: kernels ready in %.1f s (before connecting)", config.bot, seconds)
     return seconds
@@ -243,7 +258,9 @@ class _Session:
         """The reader task: every frame (or the error that ended the stream) with its arrival time."""
         while True:
             try:
-                message: Any = await read_message(self.reader, accept=FROM_SERVER)
+                message: Any = await read_message(
+                    self.reader, accept=FROM_SERVER, frame_timeout=FRAME_TIMEOUT, frame_rate=FRAME_RATE
+                )
             except (ProtocolError, OSError) as exc:
                 await self.inbox.put((time.perf_counter(), exc))
                 return
@@ -299,9 +316,8 @@ class _Session:
     def _prepare(self, bot: Bot, game: ReversiXT) -> None:
         start = time.perf_counter()
         bot.reset(game, self.me - 1, self.config.seed)
-        warm_up = getattr(bot, "warm_up", None)
-        if warm_up is not None:
-            warm_up(game)
+        if isinstance(bot, WarmUp):
+            bot.warm_up(game)
         log.debug("bot ready for this map after %.0f ms", 1000 * (time.perf_counter() - start))
 
     async def play(self) -> ClientResult:
@@ -356,9 +372,9 @@ class _Session:
                 f"the server asks us (player {self.me}) to move, but our state says "
                 + ("the game is over" if state.is_terminal() else f"player {mover} moves")
             )
-        if request.time_ms > 0 and getattr(self.bot, "time_control", "") is None:
+        if request.time_ms > 0 and isinstance(self.bot, WantsTimeControl) and self.bot.time_control is None:
             # The first request offers exactly one increment (spec 9.5); the account carries over.
-            self.bot.time_control = f"account:{request.time_ms / 1000:g}"  # type: ignore[attr-defined]
+            self.bot.time_control = f"account:{request.time_ms / 1000:g}"
         clock = turn_clock(request, self.config.fallback_time, received=arrived)
         if (
             not self.ready.done() and request.time_ms > 0
@@ -469,6 +485,7 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + config.wait
+    waited = False
     while True:
         try:
             return await asyncio.wait_for(
@@ -482,6 +499,11 @@ async def connect(config: ClientConfig) -> tuple[asyncio.StreamReader, asyncio.S
             if loop.time() >= deadline:
                 why = "Connection refused" + (f" (for {config.wait:g} s)" if config.wait > 0 else "")
                 raise ClientError(f"cannot connect to {config.host}:{config.port}: {why}") from None
+            if not waited:
+                waited = True
+                log.log(
+                    WAITING, "waiting up to %g s for a server on %s:%d", config.wait, config.host, config.port
+                )
             await asyncio.sleep(0.05)
         except OSError as exc:
             # asyncio's own text repeats the address; a name that does not resolve has no errno text.

@@ -1,5 +1,5 @@
 """The reference server's console output, written: its lines (data README 3.1) for our server's ``--trace``
-and for :func:`reference_log`. :mod:`gridarena.games.reversixt.trace` reads them back and replays them.
+and for :func:`reference_log`. :mod:`gridarena.games.reversixt.net.trace` reads them back and replays them.
 
 Lines come without their time stamp; the writer puts ``[HH:MM:SS] `` before the ones the reference
 stamps (:data:`STAMPED`).
@@ -103,7 +103,7 @@ def score_lines(state: ReversiState) -> list[str]:
 
 def reference_log(game: ReversiXT, moves: Sequence[Move], name: str = "") -> str:
     """The reference server's console output of a game played with ``moves`` (the writer twin of
-    :func:`~gridarena.games.reversixt.trace.parse_trace`): what ``verify`` reads. Time stamps, ports
+    :func:`~gridarena.games.reversixt.net.trace.parse_trace`): what ``verify`` reads. Time stamps, ports
     and group ids are fixed dummies.
     """
     stamp = "[00:00:00] "

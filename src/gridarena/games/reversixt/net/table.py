@@ -32,8 +32,9 @@ from gridarena.core.bot import BaseBot, BotForfeit, Decision
 from gridarena.core.clock import TimeControl, TurnClock
 from gridarena.core.play import GameRecord, Turn
 from gridarena.core.types import GameState, Player
-from gridarena.games.reversixt.connection import STATUS, Broken, Connection
-from gridarena.games.reversixt.console import (
+from gridarena.games.reversixt.formats import Move
+from gridarena.games.reversixt.net.connection import STATUS, Broken, Connection
+from gridarena.games.reversixt.net.console import (
     answer_line,
     disqualified_line,
     opening_lines,
@@ -41,8 +42,7 @@ from gridarena.games.reversixt.console import (
     request_lines,
     score_lines,
 )
-from gridarena.games.reversixt.formats import Move
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.protocol import (
     Disqualification,
     EndGame,
     EndPhase1,

@@ -3,9 +3,9 @@
 The server listens, takes clients as they come and plays ``games`` games in a row. Each game runs
 in :func:`gridarena.core.play.play_game`, the loop every game and the arena share (on a thread of its
 own, while the sockets stay on the event loop): each client is a bot of that loop
-(:class:`~gridarena.games.reversixt.table.NetworkSeat`), the time account is the game clock's
+(:class:`~gridarena.games.reversixt.net.table.NetworkSeat`), the time account is the game clock's
 ``account:`` control (:class:`~gridarena.core.gameclock.GameTimer`, spec 9.5), and the broadcasts
-and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.table`). So a game
+and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.net.table`). So a game
 on the server yields the same :class:`~gridarena.core.play.GameRecord` as any other, and the
 ``recorders`` given to the server (the CLI's replay writer and results database) see it like any
 other game.
@@ -32,6 +32,7 @@ import contextlib
 import errno
 import functools
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -44,9 +45,15 @@ from gridarena.core.files import read_bytes
 from gridarena.core.gameclock import GameClock, TimeSpec, game_clock
 from gridarena.core.play import GameRecord, Recorder, play_game
 from gridarena.core.specs import unique_names
-from gridarena.games.reversixt.connection import FRAME_TIMEOUT, READ_LIMIT, STATUS, Connection, close_writer
 from gridarena.games.reversixt.formats import ReversiMap, decode_map, map_name, parse_map, resolve_map_path
-from gridarena.games.reversixt.protocol import (
+from gridarena.games.reversixt.net.connection import (
+    FRAME_TIMEOUT,
+    READ_LIMIT,
+    STATUS,
+    Connection,
+    close_writer,
+)
+from gridarena.games.reversixt.net.protocol import (
     Group,
     MapData,
     MessageType,
@@ -54,8 +61,8 @@ from gridarena.games.reversixt.protocol import (
     ProtocolError,
     read_message,
 )
+from gridarena.games.reversixt.net.table import NetworkSeat, Table, TableRecorder
 from gridarena.games.reversixt.rules import ReversiState, ReversiXT
-from gridarena.games.reversixt.table import NetworkSeat, Table, TableRecorder
 
 log: Final = logging.getLogger("gridarena.reversixt.server")
 
@@ -105,8 +112,10 @@ class ServerConfig:
     frame_timeout: float = FRAME_TIMEOUT
 
     def __post_init__(self) -> None:
-        if self.time < 0:
-            raise ServerError(f"--time {self.time}: must be 0 (no limit) or positive")
+        if not 0 <= self.time < math.inf:  # NaN fails every comparison
+            raise ServerError(f"--time {self.time}: must be 0 (no limit) or a positive number of seconds")
+        if not 0 <= self.grace < math.inf:
+            raise ServerError(f"--grace {self.grace}: must be 0 or a positive number of seconds")
         if self.time and self.time_control is not None:
             raise ServerError("--time and --time-control say the same thing twice: give one")
         if not 0 <= self.depth <= 255:
@@ -120,14 +129,35 @@ class ServerConfig:
             ("handshake", self.handshake),
             ("frame", self.frame_timeout),
         ):
-            if value is not None and value <= 0:
-                raise ServerError(f"{name} {value}: must be positive")
+            if value is not None and not 0 < value < math.inf:
+                raise ServerError(f"{name} {value}: must be a positive number of seconds")
 
     def time_spec(self) -> TimeSpec | None:
         """The game clock's control: ``time_control``, else the reference's account (``time``), else none."""
         if self.time_control is not None:
             return self.time_control
         return TimeSpec("account", per_move=self.time) if self.time > 0 else None
+
+    def requests_text(self) -> str:
+        """What every move request carries, in words (the server says it at start).
+
+        >>> ServerConfig("othello8").requests_text()
+        'move requests carry depth 1 (bots search one ply; --depth 0 lifts the limit) and no time limit (time 0)'
+        >>> ServerConfig("othello8", time=2, depth=0).requests_text()
+        'move requests carry no depth limit (depth 0) and an account of 2 s added before each request'
+        """
+        depth = {
+            0: "no depth limit (depth 0)",
+            1: "depth 1 (bots search one ply; --depth 0 lifts the limit)",
+        }.get(self.depth, f"depth {self.depth} (bots search at most {self.depth} plies)")
+        spec = self.time_spec()
+        if spec is None:
+            clock = "no time limit (time 0)"
+        elif spec.kind == "account":
+            clock = f"an account of {spec.per_move:g} s added before each request"
+        else:
+            clock = f"what the time control {spec.to_text()} allows for the move"
+        return f"move requests carry {depth} and {clock}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +281,7 @@ class ReversiServer:
         log.info(
             "listening on %s:%d for %d-player games on %s", host, self.port, self.map.players, self.map_label
         )
+        log.info("%s", self.config.requests_text())
         return self.port
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
