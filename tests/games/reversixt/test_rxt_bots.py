@@ -265,3 +265,32 @@ def test_static_leaves_drop_the_movers_mobility(mode: str) -> None:
     assert result.score == max(values)
     mobile = Engine(game.board, mode=mode, evaluation="map").search(state, max_depth=1)
     assert mobile.score != result.score
+
+
+def test_the_catalogue_declares_the_searches_and_references_the_bots_take() -> None:
+    """``search`` and ``ref`` are declared with the words :class:`.ai.search.SearchBot` knows, ``search``
+    only on the bots that choose their search by the map (``paranoid(search=maxn)`` would do nothing)."""
+    from gridarena.core.params import Choice
+    from gridarena.games.reversixt.ai.search import RANK_REFS, SEARCHES
+    from gridarena.games.reversixt.catalogue import BOTS
+
+    for name in ("best", "best_v1"):
+        search = BOTS[name].params["search"]
+        assert isinstance(search, Choice) and search.options == SEARCHES
+    for name in ("paranoid", "brs", "best", "best_v1"):
+        ref = BOTS[name].params["ref"]
+        assert isinstance(ref, Choice) and ref.options == tuple(RANK_REFS)
+        assert not ref.reaches and not BOTS[name].params["static"].reaches
+    assert "search" not in BOTS["paranoid"].params and "search" not in BOTS["brs"].params
+    game = make("reversixt(map=sampler)")
+    from gridarena.games.reversixt.fast import layout
+
+    for search, mode in (("maxn", layout.MAXN), ("paranoid", layout.PARANOID), ("brs", layout.BRS)):
+        bot = make_bot(game, f"best(search={search},ref=leader,static=1)")
+        ctl = bot.engine(game.board).ctl  # type: ignore[attr-defined]
+        assert int(ctl[layout.MODE]) == mode
+        assert int(ctl[layout.RANK_REF]) == RANK_REFS["leader"] and int(ctl[layout.STATIC_LEAVES]) == 1
+    with pytest.raises(Exception, match="search"):
+        make_bot(game, "paranoid(search=maxn)")
+    with pytest.raises(Exception, match="search"):
+        make_bot(game, "best(search=expectimax)")

@@ -57,11 +57,11 @@ def _strong_factory(
     ``lmr2`` on (0: none); ``pacing``: time management on an account that carries over
     (:mod:`.timing`; 0 spends each deadline whole); ``weights``: the map-reading evaluation's
     weights to change, ``"stable=48/24,frontier=0/0"`` (term=early/late, :func:`.ai.search.parse_weights`).
-    ``search``: ``paranoid``, ``brs`` or ``maxn`` instead of the map's choice (``best`` and ``best_v1``);
     ``ref``: whom the searcher's value is measured against, ``neighbours`` (the players just above and
     below him), ``leader`` (the strongest other) or ``field`` (the others' mean); ``static``: 1 evaluates
     the leaves of paranoid and max^n search without the mover's mobility (faster, deeper).
-    ``None`` keeps the algorithm's default."""
+    ``search`` (``best`` and ``best_v1`` only): ``paranoid``, ``brs`` or ``maxn`` instead of the
+    map's choice. ``None`` keeps the algorithm's default."""
 
     def make(
         game: Game[Any],
@@ -74,22 +74,66 @@ def _strong_factory(
         pacing: int | None = None,
         weights: str | None = None,
         swap_whole: int | None = None,
-        search: str | None = None,
         ref: str | None = None,
         static: int | None = None,
     ) -> SearchBot:
-        terms = parse_weights(weights) if weights else None
-        reference = None if ref is None else rank_ref(ref)
-        return SearchBot(
-            name, mode, evaluation, seed, margin, pacing=bool(default_pacing if pacing is None else pacing),
-            search=search, override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
-            rank_ref=reference, static_leaves=static,
+        return _build(
+            name, mode, evaluation, seed, margin, pacing if pacing is not None else int(default_pacing),
+            None, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static,
+        )  # fmt: skip
+
+    def make_chosen(
+        game: Game[Any],
+        seed: int | None = None,
+        margin: float = MARGIN,
+        override_plies: int | None = None,
+        swap: int | None = None,
+        lmr: int | None = None,
+        lmr2: int | None = None,
+        pacing: int | None = None,
+        weights: str | None = None,
+        swap_whole: int | None = None,
+        ref: str | None = None,
+        static: int | None = None,
+        search: str | None = None,
+    ) -> SearchBot:
+        return _build(
+            name, mode, evaluation, seed, margin, pacing if pacing is not None else int(default_pacing),
+            search, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static,
         )  # fmt: skip
 
     default_pacing = pacing
-    make.__name__ = make.__qualname__ = f"make_{name}_bot"
-    make.__doc__ = doc + "\n\n" + (_strong_factory.__doc__ or "").split("\n\n", 1)[1]
-    return make
+    factory = make_chosen if mode == "best" else make
+    factory.__name__ = factory.__qualname__ = f"make_{name}_bot"
+    factory.__doc__ = doc + "\n\n" + (_strong_factory.__doc__ or "").split("\n\n", 1)[1]
+    return factory
+
+
+def _build(
+    name: str,
+    mode: str,
+    evaluation: str,
+    seed: int | None,
+    margin: float,
+    pacing: int,
+    search: str | None,
+    override_plies: int | None,
+    swap: int | None,
+    lmr: int | None,
+    lmr2: int | None,
+    weights: str | None,
+    swap_whole: int | None,
+    ref: str | None,
+    static: int | None,
+) -> SearchBot:
+    """One :class:`.ai.search.SearchBot` of the declared parameters (None: the algorithm's default)."""
+    terms = parse_weights(weights) if weights else None
+    reference = None if ref is None else rank_ref(ref)
+    return SearchBot(
+        name, mode, evaluation, seed, margin, pacing=bool(pacing), search=search,
+        override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
+        rank_ref=reference, static_leaves=static,
+    )  # fmt: skip
 
 
 make_paranoid_bot = _strong_factory(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from gridarena.core.catalogue import BotEntry, GameEntry
-from gridarena.core.params import Int, Number, Param, Pattern
+from gridarena.core.params import Choice, Int, Number, Param, Pattern
 
 _BOTS: Final = "gridarena.games.reversixt.bots"
 
@@ -35,6 +35,23 @@ _SEARCH: Final[dict[str, Param]] = {
         help="the map-reading evaluation's weights to change",
     ),
     "swap_whole": Int(0, 1000, optional=True, default=None, help="the swap term over the whole game"),
+    "ref": Choice(
+        ("neighbours", "leader", "field"),
+        default=None,
+        help="whom the value is measured against: the rank neighbours (default), the leader, the others' mean",
+    ),
+    "static": Int(
+        0, 1, optional=True, default=None, help="1: paranoid and max^n leaves without the mover's mobility"
+    ),
+}
+# ``best`` and ``best_v1`` choose their search by the map; ``search`` overrides the choice.
+_CHOSEN: Final[dict[str, Param]] = {
+    **_SEARCH,
+    "search": Choice(
+        ("paranoid", "brs", "maxn"),
+        default=None,
+        help="the search instead of the map's choice (paranoid with 2 players, brs with more)",
+    ),
 }
 
 BOTS: Final[dict[str, BotEntry]] = {
@@ -50,9 +67,9 @@ BOTS: Final[dict[str, BotEntry]] = {
     "best": BotEntry(
         f"{_BOTS}:make_best_bot",
         "our strongest: paranoid or best-reply by the map, the map-reading evaluation, time management",
-        _SEARCH,
+        _CHOSEN,
     ),
-    "best_v1": BotEntry(f"{_BOTS}:make_best_v1_bot", "the previous best, kept to measure against", _SEARCH),
+    "best_v1": BotEntry(f"{_BOTS}:make_best_v1_bot", "the previous best, kept to measure against", _CHOSEN),
     "mcts": BotEntry(
         f"{_BOTS}:make_mcts_bot", "UCT with random playouts on the fast kernels", {"margin": _MARGIN}
     ),
