@@ -86,6 +86,11 @@ def make_best_bot(
     stop_margin: float = BestBot.stop_margin,
     step_margin: float = BestBot.step_margin,
     hard_margin: float = BestBot.hard_margin,
+    replies: str = "+".join(BestBot.replies),
+    reply_share: float = BestBot.reply_share,
+    reply_cuts: int = BestBot.reply_cuts,
+    exposure_weight: float = BestBot.exposure_weight,
+    exposure_later: float = BestBot.exposure_later,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

@@ -18,7 +18,7 @@ from dataclasses import replace
 from gridarena.core.errors import SpecError
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board
 from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finisher
-from gridarena.games.iceandfire.ai.judge import MODELS, Judge
+from gridarena.games.iceandfire.ai.judge import MODELS, SEARCHED, Judge
 from gridarena.games.iceandfire.ai.opening import contact, expand
 from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, finisher, hq_chain_cost, hq_reach
 from gridarena.games.iceandfire.geometry import TOWER, xy
@@ -29,7 +29,8 @@ _SETTINGS = (
     "judge_mode opponent_models model_floor model_threshold fit_decay other_rollout "
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
-    "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin"
+    "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
+    "replies reply_share reply_cuts exposure_weight exposure_later"
 )
 
 
@@ -205,13 +206,12 @@ class BestBot(Judge):
             raise SpecError(f"iceandfire best: unknown setting {key!r}; known: {', '.join(self.SETTINGS)}")
         if key == "judge_mode" and value not in ("model", "threat"):
             raise SpecError(f"iceandfire best: judge_mode is model or threat, got {value!r}")
-        if key in ("opponent_models", "worst_models"):
+        if key in ("opponent_models", "worst_models", "replies"):
+            known = (*MODELS, *SEARCHED) if key == "replies" else MODELS
             models = tuple(m for m in str(value).split("+") if m)
-            unknown = [m for m in models if m not in MODELS]
-            if unknown or not (models or key == "worst_models"):
-                raise SpecError(
-                    f"iceandfire best: opponent models are among {', '.join(MODELS)}, got {value!r}"
-                )
+            unknown = [m for m in models if m not in known]
+            if unknown or not (models or key != "opponent_models"):
+                raise SpecError(f"iceandfire best: {key} are among {', '.join(known)}, got {value!r}")
             setattr(self, key, models)
         elif isinstance(getattr(self, key), bool):
             setattr(self, key, value in (True, 1, "1", "true", "yes"))

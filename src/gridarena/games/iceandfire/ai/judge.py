@@ -22,11 +22,14 @@ from gridarena.games.iceandfire.ai.tactics import (
     units_value,
     upkeep_of,
 )
+from gridarena.games.iceandfire.ai.threats import exposure, strongest_replies
 from gridarena.games.iceandfire.geometry import CELLS, UNIT_COST
 from gridarena.search.errors import SearchAborted
 
 #: The opponent models the judge knows.
 MODELS = ("postmortem", "pusher", "light")
+#: The opponent's replies the judge finds by its own chain search (:meth:`Judge.worst_reply`).
+SEARCHED = ("cut", "rush")
 
 
 class Judge(PostMortemBot):
@@ -99,6 +102,19 @@ class Judge(PostMortemBot):
     #: takes ``worst_share`` of the worst case among them and the mixture.
     worst_models: tuple[str, ...] = ()
     worst_share = 1.0
+    #: The opponent's strongest replies found by our own chain search (``cut``, ``rush``) or played
+    #: by a model (``light``, ``pusher``), each valued at the start of our next turn; the judgement
+    #: takes ``reply_share`` of how much worse the worst of them leaves us than the modelled reply.
+    replies: tuple[str, ...] = ()
+    reply_share = 1.0
+    #: How many of the opponent's best cuts (to different targets) are replies.
+    reply_cuts = 2
+    #: What the judge takes off per cell of our land that the opponent's gold can cut off or take
+    #: next turn, and the share of that for the turn after (``ai/threats.py``, :func:`exposure`).
+    exposure_weight = 0.0
+    exposure_later = 0.5
+    #: The value of the position after each model's first reply (:meth:`judge_model`).
+    first: dict[str, float]
 
     def new_game(self) -> None:
         """Forget the map and what the opponent has shown."""
@@ -108,6 +124,7 @@ class Judge(PostMortemBot):
         self.predicted = {}
         self.last_after = None
         self.last_predicted = {}
+        self.first = {}
 
     def judged_models(self, board: Board) -> dict[str, float]:
         """The models this turn's variants are judged against, with their weights: ``postmortem``
@@ -179,12 +196,16 @@ class Judge(PostMortemBot):
 
     def judge(self, before: Board, after: Board) -> float:
         """The position after our turn against each opponent model (see :meth:`judge_model`), mixed
-        by the weights the opponent's play so far gives them (:meth:`model_weights`); minus what its
-        whole army could reach of our HQ in two or three turns, whatever it plays (:meth:`hq_danger_of`)."""
+        by the weights the opponent's play so far gives them (:meth:`model_weights`); less how much
+        worse the opponent's strongest reply found by our own search leaves us than the modelled
+        reply (:meth:`worst_reply`) and what its gold can cut off of our land (:meth:`exposed`); minus
+        what its whole army could reach of our HQ in two or three turns, whatever it plays
+        (:meth:`hq_danger_of`)."""
         if self.judge_mode == "threat" or after.won == ME:
             return self.judge_threat(before, after)
         weights = self.weights
         value = 0.0
+        self.first = {}
         for model, weight in weights.items():
             value += weight * self.judge_model(after, model)
         if self.worst_models:
@@ -192,15 +213,48 @@ class Judge(PostMortemBot):
             # exploited (e.g. our banked gold scaring the post-mortem model into defending).
             worst = min(value, *(self.judge_model(after, m) for m in self.worst_models))
             value = (1.0 - self.worst_share) * value + self.worst_share * worst
+        if self.replies and "postmortem" in self.first:
+            value += self.reply_share * min(0.0, self.worst_reply(after) - self.first["postmortem"])
+        if self.exposure_weight:
+            value -= self.exposed(after)
         if self.reach_weight:
             value -= self.hq_danger_of(after)
         return value
+
+    def worst_reply(self, after: Board) -> float:
+        """The worst of the opponent's strongest replies to our turn, valued as the position at the
+        start of our next turn (:meth:`evaluate`): the replies of :attr:`replies` (``cut``: its
+        finisher, or its ``reply_cuts`` best cuts by our own chain search; ``rush``: its chain nearest
+        our HQ; ``light`` or ``pusher``: the model's whole turn)."""
+        worst = float("inf")
+        searched = [r for r in self.replies if r in SEARCHED]
+        if searched:
+            budget = self.opponent_budget(after)
+            cuts = self.reply_cuts if "cut" in searched else 0
+            for plan in strongest_replies(after, OPP, budget, self.horizon, cuts, "rush" in searched):
+                back = plan.board
+                if back.won is None:
+                    back.start_turn(ME)
+                worst = min(worst, self.evaluate(back))
+        for model in self.replies:
+            if model in MODELS:
+                worst = min(worst, self.evaluate(self.reply(after, model == "light", model)))
+        return worst
+
+    def exposed(self, after: Board) -> float:
+        """What the judge takes off for our land that the opponent's gold can cut off or take next
+        turn (``exposure_weight`` a cell) and the turn after (``exposure_later`` of that): see
+        :func:`~gridarena.games.iceandfire.ai.threats.exposure`."""
+        risk = exposure(after, ME)
+        return self.exposure_weight * (risk.soon + self.exposure_later * risk.later)
 
     def judge_model(self, after: Board, model: str) -> float:
         """The position after the opponent's reply as ``model`` plays it and ``rollout`` more turn
         pairs (ours as ``postmortem`` would play, then the model's reply)."""
         back = self.reply(after, model=model)
         self.predicted[model] = back.owner
+        if self.replies:
+            self.first[model] = self.evaluate(back)
         rollout = self.rollout if model == "postmortem" else self.other_rollout
         for k in range(rollout):
             # Look further: we play on as the model would, and the opponent answers again (the last
@@ -213,6 +267,12 @@ class Judge(PostMortemBot):
                 back = ours
                 break
             back = self.reply(ours, light, model)
+        return self.evaluate(back)
+
+    def evaluate(self, back: Board) -> float:
+        """A position at the start of our turn, in gold: the income lead over the turns it lasts, gold,
+        units and the cells they can still claim, less a danger to our HQ (a won game: ``WIN / 4``,
+        a lost one ``-WIN / 2``)."""
         if back.won == ME:
             return WIN / 4
         if back.won == OPP:

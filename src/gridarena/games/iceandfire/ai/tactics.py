@@ -326,6 +326,23 @@ def best_cut(
     ``stop_above``: return as soon as a chain scores at least this (a caller that only asks whether the
     best stays below it: the answer is the same, found sooner).
     """
+    plans = best_cuts(board, player, budget, horizon, 1, limit, all_units_act, chains, stop_above)
+    return plans[0] if plans else None
+
+
+def best_cuts(
+    board: Board,
+    player: int,
+    budget: int,
+    horizon: float,
+    count: int,
+    limit: int = 40,
+    all_units_act: bool = False,
+    chains: Chains | None = None,
+    stop_above: float | None = None,
+) -> list[Plan]:
+    """The ``count`` best chains into the opponent's territory, best first, each to another target
+    (see :func:`best_cut`, which is the first of them)."""
     e = 1 - player
     if chains is None:
         chains = chain_search(board, player, budget, all_units_act)
@@ -342,7 +359,7 @@ def best_cut(
         if all_units_act:
             base.moved = [False] * CELLS
         base.changed()
-    best: Plan | None = None
+    top: list[Plan] = []
     before = summary(base, player)
     for target in targets[:limit]:
         check_time(base)
@@ -357,11 +374,14 @@ def best_cut(
         score = score_plan(
             base, after, player, horizon, before, summary_after(base, before, after, player, touched)
         )
-        if best is None or score > best.score:
-            best = Plan(commands, after, score, "cut", target, [s[0] for s in steps])
-            if score >= WIN or (stop_above is not None and score >= stop_above):
+        if len(top) < count or score > top[-1].score:
+            # After the plans that score as much: of equal plans the cheaper (earlier) one stays first.
+            at = next((k for k, plan in enumerate(top) if score > plan.score), len(top))
+            top.insert(at, Plan(commands, after, score, "cut", target, [s[0] for s in steps]))
+            del top[count:]
+            if score >= WIN or (stop_above is not None and top[0].score >= stop_above):
                 break
-    return best
+    return top
 
 
 def finisher(
