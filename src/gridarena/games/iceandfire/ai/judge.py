@@ -22,7 +22,7 @@ from gridarena.games.iceandfire.ai.tactics import (
     units_value,
     upkeep_of,
 )
-from gridarena.games.iceandfire.ai.threats import exposure, strongest_replies
+from gridarena.games.iceandfire.ai.threats import exposure, strongest_replies, turn_start
 from gridarena.games.iceandfire.geometry import CELLS, UNIT_COST
 from gridarena.search.errors import SearchAborted
 
@@ -229,9 +229,9 @@ class Judge(PostMortemBot):
         worst = float("inf")
         searched = [r for r in self.replies if r in SEARCHED]
         if searched:
-            budget = self.opponent_budget(after)
+            view = turn_start(after, OPP)
             cuts = self.reply_cuts if "cut" in searched else 0
-            for plan in strongest_replies(after, OPP, budget, self.horizon, cuts, "rush" in searched):
+            for plan in strongest_replies(view, OPP, self.horizon, cuts, "rush" in searched):
                 back = plan.board
                 if back.won is None:
                     back.start_turn(ME)

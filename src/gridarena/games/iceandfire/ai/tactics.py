@@ -15,7 +15,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from gridarena.games.iceandfire.ai.board import Board
-from gridarena.games.iceandfire.geometry import CELLS, MINE, UNIT_COST, UPKEEP, xy
+from gridarena.games.iceandfire.geometry import CELLS, MINE, UNIT_COST, UPKEEP, flood, mask_indices, xy
 from gridarena.search.errors import SearchAborted
 
 INF = 10**9
@@ -52,23 +52,27 @@ def check_time(board: Board) -> None:
         raise SearchAborted("iceandfire: the turn's hard time limit has passed")
 
 
-def chain_search(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
+def chain_search(
+    board: Board, player: int, budget: int, all_units_act: bool = False, joins: bool = False
+) -> Chains:
     """Cheapest chains from ``player``'s territory to every cell, up to ``budget`` gold.
 
     ``all_units_act``: every unit of the player may make the free first MOVE (the opponent's next
-    turn); otherwise only those that have not moved yet this turn.
+    turn); otherwise only those that have not moved yet this turn. ``joins``: a cell taken next to
+    the player's inactive land joins that land at no cost (the referee activates every own cell a
+    taken cell reconnects), so a chain may run on from any of it; its steps there have level 0.
     """
     check_time(board)
-    key = ("chains", player, budget, all_units_act)
+    key = ("chains", player, budget, all_units_act, joins)
     known = board.cached(key)
     if known is not None:
         return known  # type: ignore[return-value]
-    chains = _chain_search(board, player, budget, all_units_act)
+    chains = _chain_search(board, player, budget, all_units_act, joins)
     board.remember(key, chains)
     return chains
 
 
-def _chain_search(board: Board, player: int, budget: int, all_units_act: bool) -> Chains:
+def _chain_search(board: Board, player: int, budget: int, all_units_act: bool, joins: bool) -> Chains:
     owner, active, neighbours = board.owner, board.active, board.info.neighbours
     cost = [INF] * CELLS
     parent = [-1] * CELLS
@@ -86,18 +90,30 @@ def _chain_search(board: Board, player: int, budget: int, all_units_act: bool) -
                 if cost[n] > 0 and board.capturable(n, player, lv):
                     cost[n], parent[n], level[n], mover[n] = 0, i, lv, i
     min_level = board.min_levels(player)
-    # A bucket queue in place of a heap: steps cost 10, 20 or 30, so a bucket never grows while it is
-    # read, and reading each bucket in cell order pops exactly what a heap of (cost, cell) would.
+    dead = board.owned[player] & ~board.act[player] if joins else 0
+    # A bucket queue in place of a heap: steps cost 10, 20 or 30, so a bucket grows while it is read
+    # only by joined cells (at its own cost), and reading each bucket in cell order pops exactly what
+    # a heap of (cost, cell) would.
     buckets: dict[int, list[int]] = {0: [i for i in range(CELLS) if cost[i] == 0]}
     while buckets:
         c = min(buckets)
         cells = buckets.pop(c)
         cells.sort()
-        for i in cells:
+        k = 0
+        while k < len(cells):
+            i = cells[k]
+            k += 1
             if c > cost[i]:
                 continue
             up = upkeep[i]
             for n in neighbours[i]:
+                if dead >> n & 1:
+                    if cost[n] > c:  # taking i reconnects n's inactive land: all of it, for nothing
+                        for j in mask_indices(flood(1 << n, dead)):
+                            if cost[j] > c:
+                                cost[j], parent[j], level[j], mover[j], upkeep[j] = c, i, 0, -1, up
+                                cells.append(j)
+                    continue
                 lv = min_level[n]
                 if not lv:
                     continue
@@ -167,7 +183,12 @@ def chain_steps(chains: Chains, board: Board, target: int) -> list[tuple[int, in
 def play_chain(board: Board, steps: list[tuple[int, int, int]], player: int = 0) -> list[str] | None:
     """Play a chain on ``board`` (changed); its commands, or None if a step fails."""
     commands = []
-    for c, _, src in steps:
+    for c, lv, src in steps:
+        if not lv:  # joined by the step before it (chain_search with joins): no command
+            board.settle()
+            if not (board.owner[c] == player and board.active[c]):
+                return None
+            continue
         x, y = xy(c)
         if src >= 0:
             uid = board.unit_id[src]

@@ -28,11 +28,19 @@ from gridarena.games.iceandfire.ai.tactics import (
 from gridarena.games.iceandfire.geometry import MINE, UNIT_COST, flood, mask_indices
 
 
+def turn_start(board: Board, player: int) -> Board:
+    """A copy of ``board`` at the start of ``player``'s next turn: its units on cut-off cells gone,
+    its income credited (what the referee does first; spec section 3)."""
+    view = board.copy()
+    view.start_turn(player)
+    return view
+
+
 def rush(board: Board, player: int, budget: int, chains: Chains | None = None) -> Plan | None:
     """The chain of ``player`` (all its units free to act, ``budget`` gold) to the cell nearest the
     opponent's HQ that it can pay, the cheaper of equally near ones (None: no chain leaves its land)."""
     if chains is None:
-        chains = chain_search(board, player, budget, all_units_act=True)
+        chains = chain_search(board, player, budget, all_units_act=True, joins=True)
     hq = board.hq[1 - player]
     row = board.info.dist[hq]
     owner, active = board.owner, board.active
@@ -55,13 +63,13 @@ def rush(board: Board, player: int, budget: int, chains: Chains | None = None) -
     return Plan(commands, after, 0.0, "rush", best, [s[0] for s in steps])
 
 
-def strongest_replies(
-    board: Board, player: int, budget: int, horizon: float, cuts: int, rushes: bool
-) -> list[Plan]:
-    """``player``'s strongest chains next turn with ``budget`` gold, all its units free to act: its
-    finisher alone if it has one, else its ``cuts`` best cuts (different targets) and, with
-    ``rushes``, its HQ rush (:func:`rush`). Each plan's board is the position after it."""
-    chains = chain_search(board, player, budget, all_units_act=True)
+def strongest_replies(board: Board, player: int, horizon: float, cuts: int, rushes: bool) -> list[Plan]:
+    """``player``'s strongest chains in its next turn (``board`` is at its start: :func:`turn_start`),
+    all its units free to act and its cut-off land joined by any cell next to it: its finisher alone
+    if it has one, else its ``cuts`` best cuts (different targets) and, with ``rushes``, its HQ rush
+    (:func:`rush`). Each plan's board is the position after it."""
+    budget = board.gold[player]
+    chains = chain_search(board, player, budget, all_units_act=True, joins=True)
     finish = finisher(board, player, budget, all_units_act=True, chains=chains)
     if finish is not None:
         return [finish]
@@ -87,26 +95,27 @@ def exposure(board: Board, player: int, targets: int = 30) -> Exposure:
     """The land of ``player`` the opponent's chains could cut off or take, next turn and the turn
     after (see :class:`Exposure`), over the ``targets`` cheapest of its cells the opponent reaches.
 
-    Each chain is the opponent's cheapest to one of our cells (all its units free to act): its cells
-    of ours are taken, and what they part from our HQ is lost (a flood from the HQ without them).
+    Each chain is the opponent's cheapest to one of our cells at the start of its turn (all its units
+    free to act, its cut-off land joined: :func:`strongest_replies`): its cells of ours are taken, and
+    what they part from our HQ is lost (a flood from the HQ without them).
     """
     e = 1 - player
-    income = max(0, board.compute_income(e))
-    soon_budget = board.gold[e] + income
-    later_budget = soon_budget + income
-    chains = chain_search(board, e, later_budget, all_units_act=True)
-    land = board.act[player] & board.owned[player]
-    hq = 1 << board.hq[player]
+    view = turn_start(board, e)
+    soon_budget = view.gold[e]
+    later_budget = soon_budget + max(0, view.income[e])
+    chains = chain_search(view, e, later_budget, all_units_act=True, joins=True)
+    land = view.act[player] & view.owned[player]
+    hq = 1 << view.hq[player]
     reached = [i for i in mask_indices(land) if chains.cost[i] <= later_budget]
     reached.sort(key=lambda i: chains.cost[i])
-    owner = board.owner
+    owner = view.owner
     covered = 0
     soon = later = 0.0
     for target in reached[:targets]:
         if covered >> target & 1:
             continue  # a cheaper chain takes it or cuts it off already
         path = 0
-        for cell, _, _ in chain_steps(chains, board, target):
+        for cell, _, _ in chain_steps(chains, view, target):
             if owner[cell] == player:
                 path |= 1 << cell
         lost = land if path & hq else land & ~flood(hq, land & ~path)
@@ -115,9 +124,9 @@ def exposure(board: Board, player: int, targets: int = 30) -> Exposure:
             continue
         covered |= lost
         if chains.cost[target] <= soon_budget:
-            soon += _worth(board, fresh)
+            soon += _worth(view, fresh)
         else:
-            later += _worth(board, fresh)
+            later += _worth(view, fresh)
     return Exposure(soon, later)
 
 
