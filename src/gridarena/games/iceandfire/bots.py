@@ -91,6 +91,8 @@ def make_best_bot(
     reply_cuts: int = BestBot.reply_cuts,
     exposure_weight: float = BestBot.exposure_weight,
     exposure_later: float = BestBot.exposure_later,
+    joins: bool = BestBot.joins,
+    front: bool = BestBot.front,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

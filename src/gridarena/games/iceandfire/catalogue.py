@@ -83,6 +83,8 @@ _BEST: Final = {
         0, 1e6, closed=True, default=0.0, help="per cell of our land the opponent can cut off next turn"
     ),
     "exposure_later": _share(0.5, "the share of that weight for the turn after"),
+    "joins": Flag(default=False, help="chains run on through own cut-off land they reconnect"),
+    "front": Flag(default=False, help="variants that hold the front with units, judged second"),
 }
 
 BOTS: Final[dict[str, BotEntry]] = {

@@ -18,6 +18,7 @@ from dataclasses import replace
 from gridarena.core.errors import SpecError
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board
 from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finisher
+from gridarena.games.iceandfire.ai.front import on_front, wall
 from gridarena.games.iceandfire.ai.judge import MODELS, SEARCHED, Judge
 from gridarena.games.iceandfire.ai.opening import contact, expand
 from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, finisher, hq_chain_cost, hq_reach
@@ -30,7 +31,7 @@ _SETTINGS = (
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
     "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
-    "replies reply_share reply_cuts exposure_weight exposure_later"
+    "replies reply_share reply_cuts exposure_weight exposure_later joins front"
 )
 
 
@@ -68,6 +69,13 @@ class BestBot(Judge):
     )
     #: Play ``hq_variants``: first of all when the HQ is in danger, after the others otherwise.
     hq_defence = False
+    #: Variants that hold the front (``ai/front.py``): border units stay unless they attack, and
+    #: level-1 units wall the border cells whose loss would cut most; with ``front``, judged second.
+    front_variants: tuple[tuple[str, ...], ...] = (
+        ("stop", "defend", "cuts", "movesh", "guard", "wall", "spawn"),
+        ("stop", "cuts", "movesh", "wall", "spawn"),
+    )
+    front = False
     #: Variants that race the opponent to its HQ, in the rusher's style (judged like the others).
     race_variants: tuple[tuple[str, ...], ...] = (("stop", "cuts", "push"),)
     race = False
@@ -78,6 +86,8 @@ class BestBot(Judge):
     #: Gold kept back from spawning once the territories touch (``postmortem``'s 0): what the next
     #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool).
     reserve = 10
+    #: While a ``movesh`` step runs: units on the front hold it (:meth:`stays`).
+    holding = False
     #: The planned opening (``ai/opening.py``) while the two sides are more than ``opening_contact``
     #: cells apart: 0 off, 1 its turn judged first among the variants, 2 its turn played unjudged,
     #: 3 played unjudged as red (which moves first) and judged first as blue.
@@ -94,6 +104,8 @@ class BestBot(Judge):
         when the opponent's army could take our HQ within two turns (:func:`hq_reach`), since under
         time pressure only the first ones are judged."""
         variants = (*self.variants, *self.race_variants) if self.race else self.variants
+        if self.front:
+            variants = (variants[0], *self.front_variants, *variants[1:])
         if self.opening and contact(board) > self.opening_contact:
             variants = (self.opening_variant, *variants)
         if not self.hq_defence:
@@ -242,6 +254,14 @@ class BestBot(Judge):
                         board = self.spawn(board, commands)
                 finally:
                     self.compact = usual
+            elif step == "movesh":  # units on the front hold it unless they attack
+                self.holding = True
+                try:
+                    board = self.move_units(board, commands)
+                finally:
+                    self.holding = False
+            elif step == "wall":
+                board = wall(board, commands)
             elif step == "towers":
                 board = self.towers(board, commands)
             elif step == "hqtower":
@@ -295,6 +315,11 @@ class BestBot(Judge):
             commands.append(best[2])
             board = best[1]
         return board
+
+    def stays(self, board: Board, src: int, score: float) -> bool:
+        """While ``holding``, a unit on the front (next to enemy land or units) stays unless it attacks
+        (a step into enemy land scores 3 or more): an empty border is where a level-1 train cuts."""
+        return self.holding and score < 3.0 and on_front(board, src)
 
     def spawn_ok(self, board: Board, i: int) -> bool:
         """No spawn that leaves too little gold to stop a finisher of the opponent."""

@@ -160,13 +160,13 @@ class Judge(PostMortemBot):
             if self.model_light:
                 self.model.light, self.model.cut_tries, self.model.cut_targets = True, 2, self.model_targets
         if not light:
-            self.model.turns = self.turns
+            self.model.turns, self.model.joins = self.turns, self.joins
             return self.model
         if self.light_model is None:
             self.light_model = PostMortemBot()
             self.light_model.light, self.light_model.cut_tries = True, 2
             self.light_model.cut_targets = self.model_targets
-        self.light_model.turns = self.turns
+        self.light_model.turns, self.light_model.joins = self.turns, self.joins
         return self.light_model
 
     @overload

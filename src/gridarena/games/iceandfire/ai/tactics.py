@@ -339,15 +339,16 @@ def best_cut(
     all_units_act: bool = False,
     chains: Chains | None = None,
     stop_above: float | None = None,
+    joins: bool = False,
 ) -> Plan | None:
     """The best chain into the opponent's territory by :func:`score_plan` (None: none is worth it).
 
     The board's gold for ``player`` is set to ``budget`` on the copy (the opponent's next turn).
-    ``chains``: this board's :func:`chain_search` with the same budget and ``all_units_act``, if known.
-    ``stop_above``: return as soon as a chain scores at least this (a caller that only asks whether the
-    best stays below it: the answer is the same, found sooner).
+    ``chains``: this board's :func:`chain_search` with the same budget, ``all_units_act`` and
+    ``joins``, if known. ``stop_above``: return as soon as a chain scores at least this (a caller that
+    only asks whether the best stays below it: the answer is the same, found sooner).
     """
-    plans = best_cuts(board, player, budget, horizon, 1, limit, all_units_act, chains, stop_above)
+    plans = best_cuts(board, player, budget, horizon, 1, limit, all_units_act, chains, stop_above, joins)
     return plans[0] if plans else None
 
 
@@ -361,12 +362,13 @@ def best_cuts(
     all_units_act: bool = False,
     chains: Chains | None = None,
     stop_above: float | None = None,
+    joins: bool = False,
 ) -> list[Plan]:
     """The ``count`` best chains into the opponent's territory, best first, each to another target
     (see :func:`best_cut`, which is the first of them)."""
     e = 1 - player
     if chains is None:
-        chains = chain_search(board, player, budget, all_units_act)
+        chains = chain_search(board, player, budget, all_units_act, joins)
     targets = [
         i
         for i in range(CELLS)
