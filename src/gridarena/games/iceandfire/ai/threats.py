@@ -3,8 +3,8 @@
 * :func:`strongest_replies`: the opponent's strongest answers to our turn, each played on the board
   (its finisher; its best cuts, to different targets; the chain that brings it nearest our HQ);
 * :func:`rush`: that last chain, the HQ rush;
-* :func:`exposure`: our land, each cell weighted by how cheaply the opponent can cut it off (or
-  take it): a thin salient towards the enemy, cut by a level-1 train, weighs its whole length.
+* :func:`exposure`: our land, each cell weighted by how cheaply the opponent can cut it off: a thin
+  salient towards the enemy, cut by a level-1 train, weighs its whole length.
 
 ``best``'s judge values a turn by the worst of these replies next to its modelled ones
 (``ai/judge.py``), so that a turn is not chosen for what one model of the opponent would not do.
@@ -83,21 +83,23 @@ def strongest_replies(board: Board, player: int, horizon: float, cuts: int, rush
 
 @dataclass(frozen=True, slots=True)
 class Exposure:
-    """How much of a player's land the opponent can cut off or take: next turn (``soon``) and with
-    one more turn's income (``later``), each cell counted once, at the cheaper of the two; a cell is
-    worth 1, a mine 5, and a unit on it adds a tenth of its price (it dies with the cell)."""
+    """How much of a player's land the opponent's chains can cut off (part from the HQ, beyond the
+    cells they take): next turn (``soon``) and with one more turn's income (``later``), each cell
+    counted once, at the cheaper of the two; a cell is worth 1, a mine 5, and a unit on it adds a
+    tenth of its price (it dies with the cell)."""
 
     soon: float
     later: float
 
 
 def exposure(board: Board, player: int, targets: int = 30) -> Exposure:
-    """The land of ``player`` the opponent's chains could cut off or take, next turn and the turn
-    after (see :class:`Exposure`), over the ``targets`` cheapest of its cells the opponent reaches.
+    """The land of ``player`` the opponent's chains could cut off next turn and the turn after (see
+    :class:`Exposure`), over the ``targets`` cheapest of its cells the opponent reaches.
 
     Each chain is the opponent's cheapest to one of our cells at the start of its turn (all its units
-    free to act, its cut-off land joined: :func:`strongest_replies`): its cells of ours are taken, and
-    what they part from our HQ is lost (a flood from the HQ without them).
+    free to act, its cut-off land joined: :func:`strongest_replies`): what its cells of ours part from
+    our HQ is cut off (a flood from the HQ without them). The cells a chain takes are not counted: a
+    border eroded cell by cell costs a train a cell; a thin salient is lost whole to one train.
     """
     e = 1 - player
     view = turn_start(board, e)
@@ -113,12 +115,12 @@ def exposure(board: Board, player: int, targets: int = 30) -> Exposure:
     soon = later = 0.0
     for target in reached[:targets]:
         if covered >> target & 1:
-            continue  # a cheaper chain takes it or cuts it off already
+            continue  # a cheaper chain cuts it off already
         path = 0
         for cell, _, _ in chain_steps(chains, view, target):
             if owner[cell] == player:
                 path |= 1 << cell
-        lost = land if path & hq else land & ~flood(hq, land & ~path)
+        lost = land & ~path if path & hq else land & ~path & ~flood(hq, land & ~path)
         fresh = lost & ~covered
         if not fresh:
             continue
