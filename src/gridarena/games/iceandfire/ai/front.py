@@ -10,7 +10,8 @@ attack (``BestBot.stays``).
 
 from __future__ import annotations
 
-from gridarena.games.iceandfire.ai.board import ME, Board
+from gridarena.games.iceandfire.ai.board import ME, OPP, Board
+from gridarena.games.iceandfire.ai.threats import reachable
 from gridarena.games.iceandfire.geometry import NO_BUILDING, flood, xy
 
 
@@ -48,10 +49,23 @@ def cut_size(board: Board, i: int, player: int = ME) -> int:
 
 
 def wall(board: Board, commands: list[str], limit: int = 3, keep: int = 0) -> Board:
-    """Level-1 units on our front cells (:func:`front_cells`), those whose loss would part most of
-    our land from the HQ first (:func:`cut_size`), up to ``limit`` while ``keep`` gold stays."""
-    ranked = sorted(front_cells(board), key=lambda i: (-cut_size(board, i), i))
-    for i in ranked[:limit]:
+    """Level-1 units where the opponent's next turn would cut most: on our free cells that its chains
+    reach next turn (``threats.reachable``) or that touch its land or units (:func:`front_cells`),
+    those whose loss would part most of our land from the HQ first (:func:`cut_size`; a cell whose
+    loss parts nothing else only if an enemy unit stands next to it), up to ``limit`` units while
+    ``keep`` gold stays."""
+    candidates = set(front_cells(board)) | set(reachable(board, OPP))
+    ranked = []
+    for i in candidates:
+        if board.unit_level[i] or board.building[i] != NO_BUILDING or i == board.hq[ME]:
+            continue
+        size = cut_size(board, i)
+        if size > 1 or any(
+            board.unit_level[n] and board.unit_owner[n] == OPP for n in board.info.neighbours[i]
+        ):
+            ranked.append((-size, i))
+    ranked.sort()
+    for _, i in ranked[:limit]:
         if board.gold[ME] < 10 + keep:
             break
         if board.train(i, 1):

@@ -132,6 +132,15 @@ def exposure(board: Board, player: int, targets: int = 30) -> Exposure:
     return Exposure(soon, later)
 
 
+def reachable(board: Board, player: int) -> list[int]:
+    """The cells of ``player``'s opponent that ``player``'s chains reach next turn, at the start of
+    its turn (its income in, all its units free to act, its cut-off land joined)."""
+    view = turn_start(board, player)
+    chains = chain_search(view, player, view.gold[player], all_units_act=True, joins=True)
+    e = 1 - player
+    return [i for i in view.cells_of(e) if chains.cost[i] <= view.gold[player]]
+
+
 def _worth(board: Board, cells: int) -> float:
     """The cells of the mask: 1 each, 5 for a mine, plus a tenth of the price of a unit on one."""
     total = 0.0
