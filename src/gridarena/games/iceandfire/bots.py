@@ -93,6 +93,7 @@ def make_best_bot(
     exposure_later: float = BestBot.exposure_later,
     joins: bool = BestBot.joins,
     front: bool = BestBot.front,
+    opening_border: float = BestBot.opening_border,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

@@ -84,6 +84,9 @@ _BEST: Final = {
     ),
     "exposure_later": _share(0.5, "the share of that weight for the turn after"),
     "joins": Flag(default=False, help="chains run on through own cut-off land they reconnect"),
+    "opening_border": Number(
+        0, 1e6, closed=True, default=0.0, help="the opening's race less this per side of our border"
+    ),
     "front": Flag(default=False, help="variants that hold the front with units, judged second"),
 }
 

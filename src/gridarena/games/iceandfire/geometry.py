@@ -222,6 +222,20 @@ def spread(mask: int) -> int:
     )
 
 
+def edges(mask: int, other: int) -> int:
+    """How many pairs of 4-neighbours join a cell of ``mask`` to a cell of ``other`` (bit masks).
+
+    >>> edges(0b1, 0b10 | 1 << SIZE)
+    2
+    """
+    return (
+        (mask >> SIZE & other).bit_count()
+        + ((mask << SIZE) & FULL_MASK & other).bit_count()
+        + ((mask >> 1) & _NOT_COLUMN_11 & other).bit_count()
+        + ((mask << 1) & _NOT_COLUMN_0 & other).bit_count()
+    )
+
+
 def flood(start: int, within: int) -> int:
     """The cells of ``within`` joined to ``start`` by 4-steps inside ``within`` (bit masks): the one
     activity flood of the package (the referee's and the bots' board's; the tests hold it to a
