@@ -94,6 +94,7 @@ def make_best_bot(
     joins: bool = BestBot.joins,
     front: bool = BestBot.front,
     opening_border: float = BestBot.opening_border,
+    opening_gain: float = BestBot.opening_gain,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

@@ -87,6 +87,13 @@ _BEST: Final = {
     "opening_border": Number(
         0, 1e6, closed=True, default=0.0, help="the opening's race less this per side of our border"
     ),
+    "opening_gain": Number(
+        -1e6,
+        1e6,
+        closed=True,
+        default=1.5,
+        help="the opening trains while a unit gains this much of the race",
+    ),
     "front": Flag(default=False, help="variants that hold the front with units, judged second"),
 }
 

@@ -31,7 +31,7 @@ _SETTINGS = (
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
     "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
-    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border"
+    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain"
 )
 
 
@@ -98,6 +98,8 @@ class BestBot(Judge):
     #: What the opening's race counts off per side of our border (0: the race alone; a thin land has
     #: a long border).
     opening_border = 0.0
+    #: The opening trains a unit while it gains at least this much of the race.
+    opening_gain = 1.5
     #: A tower next to our HQ before anything else once enemy land is this near it (0: only as a variant).
     hq_tower_range = 0
     opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
@@ -279,7 +281,7 @@ class BestBot(Judge):
                 if not pusher.bank(board):
                     pusher.train_forward(board, commands)
             elif step == "open":
-                board = expand(board, commands, border_weight=self.opening_border)
+                board = expand(board, commands, min_gain=self.opening_gain, border_weight=self.opening_border)
             elif step == "spawn":
                 board = self.spawn(board, commands)
             elif step == "spawn2":
