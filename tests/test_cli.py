@@ -77,7 +77,8 @@ def test_play_takes_a_program_typed_as_a_command(tmp_path: Path, capsys: pytest.
         "--time", "2", "--json",
     )  # fmt: skip
     result = json.loads(out)
-    assert code == 0 and result["termination"] == "normal" and result["players"][0].startswith("external(")
+    assert code == 0 and result["termination"] == "normal" and result["specs"][0].startswith("external(")
+    assert result["players"][0] == "random_bot"  # shown by the program's name, not its command
     players = tmp_path / "bots.toml"
     players.write_text(f'[[player]]\ncmd = ["{sys.executable}", "{EXAMPLE_BOT}"]\nname = "rnd"\n'
                        '[[player]]\nspec = "greedy"\n')  # fmt: skip

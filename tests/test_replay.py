@@ -5,12 +5,14 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gridarena.arena.replay import ReplayRecorder, compact, format_replay, read_replay
 from gridarena.cli.main import main
 from gridarena.cli.replay import check_replay
+from gridarena.core.bot import Decision
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 from gridarena.core.files import FileReadError
 from gridarena.core.play import play_game
@@ -114,3 +116,28 @@ def test_a_missing_or_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "x.json.gz").write_bytes(b"\x1f\x8b\x08garbage")
     with pytest.raises(FileReadError, match="corrupt gzip"):
         read_replay(tmp_path / "x.json.gz")
+
+
+class _InfiniteScore:
+    """A bot whose info holds what Python's json writes but JSON lacks: the reader refuses NaN and the
+    infinities (issue 31), so the writer must never put them in a replay."""
+
+    def __init__(self) -> None:
+        self.inner = make_bot(make("isolation(width=4,height=4)"), "greedy")
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        self.inner.reset(game, seat, seed)
+
+    def act(self, state: Any, clock: Any) -> Decision:
+        decision = self.inner.act(state, clock)
+        return Decision(decision.action, {"score": float("inf"), "spread": [float("nan"), -float("inf")]})
+
+
+def test_a_bots_infinite_score_is_written_as_text_and_reads_back(tmp_path: Path) -> None:
+    game = make("isolation(width=4,height=4)")
+    path = tmp_path / "inf.jsonl"
+    recorder = ReplayRecorder(path, game, ["inf", "random"], 1, game.new_initial_state(1))
+    play_game(game, [_InfiniteScore(), make_bot(game, "random")], seed=1, recorders=[recorder])
+    assert "NaN" not in path.read_text().replace('"NaN"', "")
+    first = read_replay(path).turns[0]
+    assert first["info"] == {"score": "Infinity", "spread": ["NaN", "-Infinity"]}

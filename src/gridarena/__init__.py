@@ -10,7 +10,7 @@ __version__ = "0.1.0"
 
 from gridarena.adapters.registration import register_when_imported
 from gridarena.bots.base import RandomBot
-from gridarena.core.bot import Bot, Decision
+from gridarena.core.bot import BaseBot, Bot, Decision
 from gridarena.core.errors import GridArenaError, IllegalActionError, UnknownNameError
 from gridarena.core.play import play_game
 from gridarena.core.registry import available_bots, available_games, make, make_bot
@@ -21,6 +21,7 @@ register_when_imported()  # gymnasium.make("gridarena/<game>-v0") after `import 
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "BaseBot",
     "Bot",
     "Decision",
     "Game",

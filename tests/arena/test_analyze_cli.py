@@ -57,7 +57,7 @@ def test_a_replay_as_text_json_and_html(
     [
         ([], "give a REPLAY file"),
         (["--db", "x.sqlite"], "--db needs --tournament"),
-        (["x.jsonl", "--time", "0"], "--time must be positive"),
+        (["x.jsonl", "--time", "0"], "argument --time: must be a number of seconds above 0"),
         (["x.jsonl", "--db", "x.sqlite", "--tournament", "1"], "not both"),
         (["missing.jsonl"], "missing.jsonl"),
     ],

@@ -17,6 +17,7 @@ import pytest
 from arenabots import BOTS
 
 from gridarena.arena.backends import InlineBackend, ProcessBackend
+from gridarena.arena.replay import ReplayRecorder, read_replay
 from gridarena.arena.store import Store
 from gridarena.arena.tournament import TournamentConfig, run_tournament
 from gridarena.bots.external import MAX_LINE, ExternalBot
@@ -41,6 +42,14 @@ FAULTS = {
     'words\\n"); sys.stderr.flush(); reply({"action": msg["legal"][0]})',
     # One answer line of 50 MiB.
     "longline": 'sys.stdout.write("x" * (50 << 20) + "\\n"); sys.stdout.flush()',
+    # Issue 31: JSON nested past Python's reader, an integer of 5,000 digits, JSON nested 100 levels.
+    "deep": 'print("[" * 100000 + "]" * 100000, flush=True)',
+    "digits": 'print(\'{"action": \' + "9" * 5000 + "}", flush=True)',
+    "nested": 'reply({"action": msg["legal"][0], "info": json.loads("[" * 100 + "]" * 100)})',
+    # Answers a good move with NaN, Infinity and 100 KB in its info.
+    "odd_info": 'n = globals().get("n", 0) + 1; print(json.dumps({"action": msg["legal"][0], "info": '
+    '{"score": float("nan"), "bound": float("inf")}}), flush=True) if n < 3 else reply({"action": '
+    'msg["legal"][0], "info": {"log": "x" * 100000}})',
 }
 
 PRELUDE = """
@@ -86,6 +95,9 @@ def play_external(cmd: str, seconds: float | None = 0.5) -> tuple[str, int | Non
         ("illegal", "illegal", "a1 is"),
         ("unreadable", "protocol", "unreadable action 'zz99'"),
         ("noaction", "protocol", "expected {'action': text}"),
+        ("deep", "protocol", "unparsable output"),
+        ("digits", "protocol", "a number of more than 4300 digits"),
+        ("nested", "protocol", "nested 17 levels deep (at most 16)"),
     ],
 )
 def test_an_external_fault_is_a_forfeit_with_its_reason(
@@ -95,6 +107,22 @@ def test_an_external_fault_is_a_forfeit_with_its_reason(
     assert (got, seat) == (termination, 1), reason
     assert reason.startswith("ext: ") and detail in reason
     assert bot.process is None  # killed and reaped: no zombie left behind
+
+
+def test_odd_info_is_kept_readable_in_the_replay(tmp_path: Path) -> None:
+    """NaN and the infinities stay as their text, a large info becomes a note: the replay reads back."""
+    bot = ExternalBot(write_bot(tmp_path, FAULTS["odd_info"]), name="ext", startup_timeout=2.0)
+    path = tmp_path / "odd.jsonl"
+    state = GAME.new_initial_state(2)
+    recorder = ReplayRecorder(path, GAME, ["greedy", "ext"], 2, state)
+    record = play_game(
+        GAME, [make_bot(GAME, "greedy"), bot], seed=2, names=["greedy", "ext"], recorders=[recorder]
+    )
+    bot.close()
+    assert record.outcome.termination == "normal", record.outcome.reason
+    infos = [turn.get("info") for turn in read_replay(path).turns if turn["player"] == 1]
+    assert infos[0] == {"score": "NaN", "bound": "Infinity"}
+    assert {"info_dropped": "100011 bytes, more than 4096"} in infos
 
 
 def test_the_stderr_tail_is_in_the_detail(tmp_path: Path) -> None:

@@ -87,7 +87,13 @@ def test_a_program_that_closes_its_output_and_runs_on_is_a_crash(tmp_path: Path,
     started = time.perf_counter()
     record = play_game(GAME, [bot, make_bot(GAME, "random")], seed=1, names=["ext", "rnd"], time_per_move=5.0)
     bot.close()
-    assert record.outcome.termination == "crash" and "exited during start-up" in record.outcome.reason
+    # Issue 31: named as what happened, not "exited during start-up (exit code None)".
+    reason = record.outcome.reason
+    assert (
+        record.outcome.termination == "crash"
+        and "closed its output during start-up (still running)" in reason
+    )
+    assert "exit code" not in reason
     assert time.perf_counter() - started < 8.0 and survivors(token) == []
 
 

@@ -11,13 +11,16 @@ import pytest
 from arenabots import BOTS
 
 from gridarena.arena.backends import InlineBackend
+from gridarena.arena.players import program_name
 from gridarena.arena.replay import read_replay
 from gridarena.arena.runner import (
+    SHORT_SPEC,
     GameTask,
     entrant_names,
     forfeit_result,
     random_opening,
     run_game_task,
+    short_name,
     start_state,
 )
 from gridarena.arena.store import Store
@@ -63,7 +66,10 @@ def test_the_replay_is_compacted_with_its_hash(tmp_path: Path) -> None:
 
 def test_openings_are_drawn_from_the_block_seed() -> None:
     game = make("isolation(width=5,height=5)")
-    assert start_state(game, 3, "random(plies=2)") == random_opening(game, 3, plies=2)
+    opened = game.new_initial_state(3)
+    for action in random_opening(game, 3, plies=2):
+        opened = opened.apply_action(action)
+    assert start_state(game, 3, "random(plies=2)") == opened
     assert start_state(game, 3, None) == game.new_initial_state(3)
     with pytest.raises(SpecError, match="unknown opening"):
         start_state(game, 3, "book")
@@ -71,6 +77,42 @@ def test_openings_are_drawn_from_the_block_seed() -> None:
 
 def test_display_names_are_unique() -> None:
     assert entrant_names(["random", "random", "random(name=x)", "x"]) == ["random", "random#2", "x", "x#2"]
+
+
+def test_a_bot_is_shown_by_its_name_never_a_long_spec() -> None:
+    """``name=`` when given, the spec when short, else the catalogue's short name (issue 32)."""
+    program = "external(cmd='python3 /home/student/projects/isolation/bots/my_bot.py --depth 4')"
+    agent = "aind(file='/home/student/AIND-Isolation/game_agent.py',score='custom_score_2')"
+    assert len(program) > SHORT_SPEC and len(agent) > SHORT_SPEC
+    named = "external(cmd='python3 /home/student/projects/isolation/bots/my_bot.py',name=mine)"
+    names = entrant_names([named, program, agent, "alphabeta(depth=3)"], "isolation")
+    assert names == ["mine", "my_bot", "custom_score_2", "alphabeta(depth=3)"]
+    assert short_name("ab_improved(timeout=5.0)", "isolation") == "AB_Improved"  # the catalogue's title
+    assert short_name("aind(file='/x/game_agent.py')", "isolation") == "game_agent"
+    assert short_name("python(file='/x/y/my_bots.py',cls=Deep)", "isolation") == "Deep"
+    assert short_name("unknown_bot(x=1)", "isolation") == "unknown_bot"  # an extra bot: its own name
+
+
+def test_long_specs_of_one_bot_show_what_tells_them_apart() -> None:
+    specs = [
+        "alphabeta(depth=5,heuristic='improved',tt=False,aspiration=50)",
+        "alphabeta(depth=5,heuristic='open_move',tt=False,aspiration=50)",
+        "alphabeta(depth=6,heuristic='open_move',tt=False,aspiration=50)",
+    ]
+    assert entrant_names(specs, "isolation") == [
+        "alphabeta(depth=5,heuristic=improved)",
+        "alphabeta(depth=5,heuristic=open_move)",
+        "alphabeta(depth=6,heuristic=open_move)",
+    ]
+    programs = [f"external(cmd='python3 /home/student/projects/isolation/{d}/bot.py')" for d in ("a", "b")]
+    assert entrant_names(programs, "isolation") == ["bot", "bot#2"]  # the spec is in the report beside it
+
+
+def test_programs_are_named_by_their_file_not_their_arguments() -> None:
+    assert program_name("./mybot --level 3") == "mybot"
+    assert program_name("python3 -u /home/me/my_bot.py --depth 4") == "my_bot"
+    assert program_name("node dist/bot.js") == "bot"
+    assert program_name("java -cp bin Player") == "Player"
 
 
 def test_a_killed_game_is_scored_from_its_replay_prefix(tmp_path: Path) -> None:

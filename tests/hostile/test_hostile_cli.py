@@ -4,13 +4,16 @@ traceback, an "internal error" (exit 2) or a machine out of memory."""
 from __future__ import annotations
 
 import functools
+import gzip
 import os
 import resource
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -210,3 +213,309 @@ def test_a_hostile_replay_is_one_line(tmp_path: Path, text: str, capsys: pytest.
     path.write_text(text)
     assert main(["replay", str(path)]) == 1
     one_line(capsys.readouterr().err, str(path))
+
+
+# -- issue 31, item 5 (the command line's side): one bounded reader for every file -------------------
+
+
+def attack(*argv: str, cap: int = MEMORY_CAP, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """``python -m gridarena ARGV`` with its address space capped at ``cap``; a hang is a failure."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    return subprocess.run(
+        [sys.executable, "-m", "gridarena", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=limit,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    """A FIFO nobody writes to: opening it for reading without O_NONBLOCK waits for ever."""
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    return path
+
+
+def test_a_device_as_a_map_is_one_line() -> None:
+    started = time.monotonic()
+    done = attack("reversixt", "mapinfo", "/dev/zero", cap=1024**3, timeout=30)
+    assert done.returncode == 1, done.stderr
+    one_line(done.stderr, "/dev/zero: cannot read the map: it is a character device, not a regular file")
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize(
+    "argv,what",
+    [
+        (["reversixt", "mapinfo"], "map"),
+        (["replay"], "replay"),
+        (["puzzle", "solve"], "case"),
+        (["analyze"], "replay"),
+        (["reversixt", "verify-trace", "othello8"], "trace"),
+        (["search", "isolation", "--depth", "1", "--state"], "state file"),
+        (["play", "isolation", "--players-file"], "players file"),
+        (["results", "--db"], "database"),
+        (["isolation", "aind-tournament", "--matches", "1", "--seed", "1", "--agents"], "agent file"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else v,
+)
+def test_a_fifo_is_one_line_and_never_waited_for(fifo: Path, argv: list[str], what: str) -> None:
+    done = attack(*argv, str(fifo), timeout=30)
+    assert done.returncode == 1, done.stderr
+    one_line(done.stderr, f"{fifo}: cannot read the {what}: it is a FIFO, not a regular file")
+
+
+def test_a_symlink_to_a_device_is_refused_as_the_device(tmp_path: Path) -> None:
+    link = tmp_path / "map.map"
+    link.symlink_to("/dev/urandom")
+    done = attack("reversixt", "mapinfo", str(link), cap=1024**3, timeout=30)
+    assert done.returncode == 1, done.stderr
+    one_line(done.stderr, "map.map: cannot read the map: it is a character device")
+
+
+def test_a_gzip_bomb_is_refused_while_it_is_decompressed(tmp_path: Path) -> None:
+    """1 GiB of spaces in 1 MB of gzip: decompressed no further than the 256 MiB a replay may have."""
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as out:
+        out.write(b'{"format": "gridarena-replay", "version": 1, "game": "isolation"}\n')
+        for _ in range(1024):
+            out.write(b" " * (1 << 20))
+    assert bomb.stat().st_size < 2 << 20
+    started = time.monotonic()
+    done = attack("replay", str(bomb), cap=1024**3, timeout=60)
+    assert done.returncode == 1, done.stderr
+    one_line(
+        done.stderr,
+        "bomb.jsonl.gz: the replay is larger once decompressed: a replay may have at most 256 MiB",
+    )
+    assert time.monotonic() - started < 30
+
+
+def test_a_file_past_its_kind_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.map"
+    with open(huge, "wb") as out:  # sparse: 300 MB that take no disk
+        out.truncate(300 * 10**6)
+    done = attack("reversixt", "mapinfo", str(huge), cap=1024**3, timeout=30)
+    assert done.returncode == 1, done.stderr
+    one_line(done.stderr, "huge.map: the map is 286.1 MiB: a map may have at most 64 MiB")
+
+
+@pytest.mark.parametrize("path", ["/proc/self/mem", "/proc/self/pagemap", "/proc/self/environ", "/proc/kmsg"])
+def test_proc_files_are_one_line(path: str) -> None:
+    if not os.path.exists(path):
+        pytest.skip(f"{path} does not exist here")
+    done = attack("reversixt", "mapinfo", path, cap=1024**3, timeout=30)
+    assert done.returncode == 1, done.stderr
+    one_line(done.stderr, path)
+
+
+FIVE_THOUSAND = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    "name,content,argv,words",
+    [
+        ("case.in", f"{FIVE_THOUSAND} 1\n1 2 3\n", ["puzzle", "solve"], "case.in:1: a number of 5000 digits"),
+        ("board.txt", f"1 2 3 4 5 6 7 {FIVE_THOUSAND} 0\n", ["puzzle", "solve"], "a number of 5000 digits"),
+        ("m.map", f"2\n0\n{FIVE_THOUSAND} 0\n2 2\n1 2\n0 0\n", ["reversixt", "mapinfo"], "m.map:3:1"),
+        (
+            "r.jsonl",
+            '{"format": "gridarena-replay", "version": 1, "seed": ' + FIVE_THOUSAND + "}\n",
+            ["replay"],
+            "r.jsonl:1",
+        ),
+        (
+            "p.toml",
+            f'[[player]]\nspec = "random"\nx = {FIVE_THOUSAND}\n',
+            ["play", "isolation", "--players-file"],
+            "p.toml",
+        ),
+        (
+            "s.json",
+            '{"width": ' + FIVE_THOUSAND + "}",
+            ["search", "isolation", "--depth", "1", "--state"],
+            "s.json",
+        ),
+    ],
+)
+def test_a_5000_digit_number_in_a_file_is_one_line(
+    tmp_path: Path, name: str, content: str, argv: list[str], words: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    done = attack(*argv, str(path), timeout=120)
+    assert done.returncode == 1, done.stderr
+    one_line(done.stderr, words)
+
+
+def test_binary_junk_in_every_reader_is_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk"
+    junk.write_bytes(bytes(range(256)) * 64 + b"\x1f\x8b" + os.urandom(512))
+    for argv in (["replay"], ["reversixt", "mapinfo"], ["puzzle", "solve"], ["results", "--db"]):
+        done = attack(*argv, str(junk), timeout=60)
+        assert done.returncode == 1, (argv, done.stderr)
+        one_line(done.stderr, str(junk))
+
+
+def test_a_partition_whose_tables_exceed_the_bound_is_refused_before_allocating(tmp_path: Path) -> None:
+    """``--partition 15`` on 4x4 asked for 19 TiB; the bound is stated: 16 GiB a table's build."""
+    case = tmp_path / "fifteen.txt"
+    case.write_text("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n")
+    done = attack("puzzle", "solve", "--algo", "pdb", "--partition", "15", "--pdb", str(tmp_path), str(case))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        "a pattern of 15 tiles on this 4x4 board needs 23.79 TiB to build, more than the 16 GiB allowed: "
+        "use smaller patterns (e.g. 7-8 on 4x4, 6-6-6-6 on 5x5)"
+    ), done.stderr
+
+
+# -- issue 31, item 10: every option checked for its range ---------------------------------------
+
+OFFENDERS = [
+    ["play", "isolation", "--players", "random,random", "--grace", "nan"],
+    ["play", "isolation", "--players", "random,random", "--max-plies", "0"],
+    ["play", "isolation", "--players", "random,random", "--max-plies", "-1"],
+    ["tournament", "isolation", "--players", "random,random", "--grace", "inf"],
+    ["tournament", "isolation", "--players", "random,random", "--max-plies", "0"],
+    ["serve", "--poll", "0"],
+    ["serve", "--poll", "-1"],
+    ["serve", "--poll", "nan"],
+    ["serve", "--poll", "inf"],
+    ["puzzle", "solve", "--time", "nan", "x.in"],
+    ["puzzle", "solve", "--time", "-1", "x.in"],
+    ["puzzle", "solve", "--max-nodes", "-1", "x.in"],
+    ["puzzle", "solve", "--memory", "0", "x.in"],
+    ["puzzle", "solve", "--memory", "100T", "x.in"],
+    ["reversixt", "server", "--map", "othello8", "--time", "nan"],
+    ["reversixt", "server", "--map", "othello8", "--time", "inf"],
+    ["reversixt", "server", "--map", "othello8", "--wait", "nan"],
+    ["reversixt", "client", "--wait", "nan"],
+    ["reversixt", "client", "--fallback-time", "0"],
+    ["iceandfire", "match", "--p1", "best", "--p2", "best", "--grace-ms", "nan"],
+    ["stats", "--wld", "1", "-1", "3"],
+    ["play", "isolation", "--players", "random,random", "--seed", "9" * 30],
+    ["check", "isolation", "--games", "0"],
+    ["search", "isolation", "--time", "-0.5"],
+]
+
+
+@pytest.mark.parametrize("argv", OFFENDERS, ids=[" ".join(a)[:60] for a in OFFENDERS])
+def test_an_option_out_of_its_range_is_one_line_and_exit_1(argv: list[str]) -> None:
+    done = attack(*argv, timeout=60)
+    assert done.returncode == 1, (done.returncode, done.stderr[-500:])
+    option = next(
+        word for word in reversed(argv) if word.startswith("--") and argv.index(word) < len(argv) - 1
+    )
+    one_line(done.stderr, f"argument {option}: must be")
+
+
+# -- issue 31, item 10: a closed output pipe -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["results"],
+        ["results", "--json"],
+        ["games"],
+        ["stats", "--wld", "10", "5", "3"],
+        ["reversixt", "mapinfo", "sampler"],
+        ["play", "isolation(width=4,height=4)", "--players", "random,random", "--seed", "1", "--quiet"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_a_closed_output_ends_the_command_quietly(tmp_path: Path, argv: list[str]) -> None:
+    """``gridarena results | head -1``: the reader went away; no "internal error: BrokenPipeError"."""
+    db = tmp_path / "r.sqlite"
+    assert main(["tournament", "isolation(width=4,height=4)", "--players", "greedy,random", "--games", "2",
+                 "--seed", "1", "--db", str(db), "--backend", "inline", "--quiet"]) == 0  # fmt: skip
+    read, write = os.pipe()
+    os.close(read)  # a reader that is already gone: the first write fails with EPIPE
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gridarena", *argv, *(["--db", str(db)] if argv[0] == "results" else [])],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 141, done.stderr
+    assert "Error" not in done.stderr and "internal error" not in done.stderr, done.stderr
+
+
+# -- found by the attacker's session of issue 31 ------------------------------------------------------
+
+
+def test_a_configuration_cannot_make_the_builder_replace_a_fifo_or_a_device(
+    tmp_path: Path, fifo: Path
+) -> None:
+    """A PDB configuration names its output files; naming /dev/zero replaced the device with a PDB (the
+    builder writes a temporary file and renames it). Tested on a FIFO: the same refusal, no harm on main."""
+    config = tmp_path / "pdb.conf"
+    config.write_text(f"0 0 0\n0 0 0\n{fifo}\n1 2\n")
+    done = attack("puzzle", "pdb", "build", str(config), "--pdb", str(tmp_path / "out"), timeout=60)
+    assert done.returncode == 1, done.stderr
+    one_line(
+        done.stderr, f"{fifo}: cannot write the pattern database there: it is a FIFO, not a regular file"
+    )
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_an_empty_case_name_is_not_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("1 2 3 4 5 6 0 7 8\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "gridarena", "puzzle", "solve", ""],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == "", done.stdout
+    one_line(done.stderr, ": cannot read the case: no such file")
+
+
+@pytest.mark.parametrize("value", ["١٢", "１２", "9" * 50, "0x10", ""])
+def test_numbers_on_the_command_line_are_ascii_and_short(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """int() reads Arabic-Indic and full-width digits; the command line takes what it shows in --help."""
+    assert main(["play", "isolation", "--players", "random,random", "--seed", value]) == 1
+    one_line(capsys.readouterr().err, "argument --seed: must be a signed 64-bit integer")
+
+
+@pytest.fixture
+def full() -> str:
+    """A device every write to fails with ENOSPC (what a full disk does)."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    return "/dev/full"
+
+
+def test_outputs_that_cannot_be_written_are_one_line(tmp_path: Path, full: str) -> None:
+    db = tmp_path / "r.sqlite"
+    assert main(["tournament", "isolation(width=4,height=4)", "--players", "greedy,random", "--games", "2",
+                 "--seed", "1", "--db", str(db), "--backend", "inline", "--quiet"]) == 0  # fmt: skip
+    play = ["play", "isolation(width=4,height=4)", "--players", "random,random", "--seed", "1", "--quiet"]
+    for argv, words in (
+        ([*play, "--replay", full], "/dev/full: cannot write the replay: No space left on device"),
+        ([*play, "--replay", str(tmp_path)], f"{tmp_path}: cannot write the replay: it is a directory"),
+        (["results", "--db", str(db), "--csv", full], "/dev/full: cannot write the CSV file: No space left"),
+        (
+            ["results", "--db", str(db), "--csv", str(tmp_path)],
+            "cannot write the CSV file: it is a directory",
+        ),
+    ):
+        done = attack(*argv, timeout=120)
+        assert done.returncode == 1, (argv, done.stderr)
+        one_line(done.stderr, words)

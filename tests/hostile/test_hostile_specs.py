@@ -211,3 +211,22 @@ def test_any_parameter_value_from_a_request_is_a_game_or_one_error(game: str, da
         make_for_request(spec)
     except GridArenaError as exc:
         assert "\n" not in str(exc)
+
+
+def test_a_replay_of_a_game_on_a_map_file_rebuilds_from_its_own_text(tmp_path: Path) -> None:
+    """A game on a map file of yours keeps the map's text in its parameters, so its replays open in the
+    viewer (rebuilt through the request-safe constructor, which reads no file); a header that names a
+    file without the text is still refused."""
+    from gridarena.games.reversixt.formats import MAPS_DIR
+    from gridarena.web.frames import HeaderRefused, request_game
+
+    mine = tmp_path / "mine.map"
+    mine.write_text((MAPS_DIR / "othello8.map").read_text())
+    game = make(f"reversixt(map='{mine}')")
+    assert game.params["map"] == "mine" and "text" in game.params
+    mine.unlink()  # the viewer needs no file
+    rebuilt = request_game({"game": "reversixt", "options": dict(game.params)})
+    assert rebuilt.num_players == 2 and rebuilt.board.width == 8
+    assert make("reversixt(map=othello8)").params == {"map": "othello8"}
+    with pytest.raises(HeaderRefused, match="names a file on the server's disk"):
+        request_game({"game": "reversixt", "options": {"map": "/etc/passwd"}})

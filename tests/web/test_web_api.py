@@ -11,7 +11,7 @@ from webtools import Served
 from gridarena.cli.main import main
 
 
-@pytest.mark.parametrize("tournament", [1, 2, 3])
+@pytest.mark.parametrize("tournament", [1, 2, 3, 4, 5, 6])
 def test_the_report_is_the_results_command_output(
     server: Served, tournament: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -24,12 +24,13 @@ def test_the_report_is_the_results_command_output(
 
 def test_tournaments_newest_first_and_games_link_their_replays(server: Served) -> None:
     listed: list[dict[str, Any]] = server.json("/api/tournaments")
-    assert [t["id"] for t in listed] == [3, 2, 1]
-    assert [t["game"] for t in listed] == [
+    assert [t["id"] for t in listed] == [6, 5, 4, 3, 2, 1]
+    assert [t["game"] for t in listed][3:] == [
         "pentocity",
         "slidingpuzzle(rows=3,cols=3,scramble=24)",
         "isolation",
     ]
+    assert listed[2]["game_title"] == "reversixt (map sampler, text: 14 lines of text)"  # no map text
     for game in server.json("/api/tournaments/1")["games"]:
         replay = server.json(game["url"].replace("/tournaments/", "/api/tournaments/"))
         assert replay["plies"] == game["plies"] == len(replay["turns"])
@@ -49,16 +50,17 @@ def test_a_live_stream_starts_with_the_report(server: Served) -> None:
 def test_an_isolation_hint_is_a_legal_cell(server: Served) -> None:
     import urllib.request
 
+    headers = {"content-type": "application/json"}
+
     def post(path: str, body: dict[str, Any]) -> Any:
-        request = urllib.request.Request(
-            server.url + path, json.dumps(body).encode(), {"content-type": "application/json"}
-        )
+        request = urllib.request.Request(server.url + path, json.dumps(body).encode(), headers)
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
 
     game = post(
         "/api/play", {"game": "isolation", "spec": "isolation(width=5,height=5)", "opponent": "greedy"}
     )
+    headers["x-gridarena-token"] = game["token"]
     after = post(f"/api/play/{game['id']}/move", {"action": "c3"})
     hint = post(f"/api/play/{game['id']}/hint", {})
     assert hint["by"] == "alphabeta(depth=3)" and hint["info"]

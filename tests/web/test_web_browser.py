@@ -130,10 +130,9 @@ def test_a_forfeit_shows_as_a_banner_on_the_last_ply(server: Served, page: Any) 
     wait_ply(page, 0)
     assert page.locator("#banner").is_hidden()
     page.keyboard.press("End")
-    page.wait_for_selector("#banner", state="visible")
-    assert "crash by crasher" in page.inner_text("#banner") and "deliberate crash" in page.inner_text(
-        "#banner"
-    )
+    page.wait_for_selector("#banner.forfeit", state="visible")
+    banner = page.inner_text("#banner")
+    assert "crasher (blue) crashed (" in banner and "deliberate crash" in banner and banner.endswith("wins")
 
 
 def test_a_ply_link_opens_at_that_ply_and_out_of_range_clamps(server: Served, page: Any) -> None:
@@ -171,7 +170,7 @@ def test_each_game_viewer_shows_the_engine_position_and_is_not_blank(
 def test_tournament_list_and_page_screenshots(server: Served, page: Any, screenshots: Path) -> None:
     page.goto(server.url + "/")
     ids = [int(a) for a in page.locator("#tournaments td:first-child a").all_inner_texts()]
-    assert ids == [3, 2, 1]  # newest first
+    assert ids == [6, 5, 4, 3, 2, 1]  # newest first
     page.screenshot(path=str(screenshots / "web-tournaments.png"))
     page.goto(server.url + "/tournaments/1")
     page.wait_for_selector("#games")
@@ -209,6 +208,38 @@ def test_play_a_whole_isolation_game_against_random_by_clicking(server: Served, 
     assert check_replay(replay, str(path)) == len(replay.turns)  # the engine agrees with every ply
     page.goto(server.url + link)  # and it opens in the viewer
     wait_ply(page, 0)
+
+
+def test_a_game_is_its_starters_others_watch_and_it_can_be_resigned(
+    server: Served, page: Any, browser_context: Any, screenshots: Path
+) -> None:
+    page.goto(server.url + "/play")
+    page.select_option("#game", "isolation")
+    page.select_option("#opponent", "greedy")
+    page.click("#start")
+    page.wait_for_function("() => document.querySelector('#status').dataset.yourTurn === 'true'")
+    page.locator("#board [data-action]").first.click()
+    page.wait_for_function("() => document.querySelector('#board').dataset.plies === '2'")
+    page.wait_for_function("() => document.querySelector('#status').dataset.yourTurn === 'true'")
+    assert page.locator("#moves li").count() == 2 and page.locator("#resign").is_visible()
+    page.screenshot(path=str(screenshots / "web-play-isolation.png"))
+    url = page.url
+    cookies = browser_context.cookies()
+    browser_context.clear_cookies()  # another browser: no token
+    page.goto(url)
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('watching')")
+    assert page.locator("#resign").is_hidden() and page.locator("#hint").is_hidden()
+    page.locator("#board [data-action]").first.click()
+    page.wait_for_selector("#message:not([hidden])")
+    assert "belongs to whoever started it" in page.inner_text("#message")
+    assert page.get_attribute("#board", "data-plies") == "2"
+    browser_context.add_cookies(cookies)
+    page.goto(url)
+    page.wait_for_function("() => document.querySelector('#status').dataset.yourTurn === 'true'")
+    assert page.locator("#moves li").count() == 2  # the moves the page had not seen, once
+    page.click("#resign")
+    page.wait_for_function("() => document.querySelector('#status').dataset.over === 'true'")
+    assert "the player left the game" in page.inner_text("#status")
 
 
 def test_solve_a_puzzle_by_clicking_tiles_with_hints(server: Served, page: Any, screenshots: Path) -> None:

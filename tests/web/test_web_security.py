@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import Served, assert_clean, raw
+from webtools import Served, assert_clean, raw, token
 
 from gridarena.arena.store import Store
 from gridarena.cli.main import main
@@ -136,17 +136,21 @@ def test_illegal_and_out_of_turn_moves_are_refused(server: Served) -> None:
     start = {"game": "isolation", "spec": "isolation(width=4,height=4)", "opponent": "random"}
     code, _, text = raw(server, "POST", "/api/play", json.dumps(start).encode())
     assert code == 200, text
-    sid = json.loads(text)["id"]
-    code, _, text = raw(server, "POST", f"/api/play/{sid}/move", json.dumps({"action": "z9"}).encode())
+    sid, mine = json.loads(text)["id"], token(text)
+
+    def move(action: object) -> tuple[int, str, str]:
+        return raw(server, "POST", f"/api/play/{sid}/move", json.dumps({"action": action}).encode(), mine)
+
+    code, _, text = move("z9")
     assert_clean(code, text, (400,))
     assert "off the 4x4 board" in json.loads(text)["error"]
-    code, _, text = raw(server, "POST", f"/api/play/{sid}/move", json.dumps({"action": "a1"}).encode())
+    code, _, text = move("a1")
     assert code == 200
     taken = json.loads(text)["turns"][1]["action"]  # the bot's answer: a cell that is now blocked
-    code, _, text = raw(server, "POST", f"/api/play/{sid}/move", json.dumps({"action": taken}).encode())
+    code, _, text = move(taken)
     assert_clean(code, text, (400,))
     assert "blocked" in json.loads(text)["error"] or "knight" in json.loads(text)["error"]
-    code, _, text = raw(server, "POST", f"/api/play/{sid}/move", json.dumps({"action": 5}).encode())
+    code, _, text = move(5)
     assert_clean(code, text, (400,))
 
 

@@ -26,7 +26,9 @@ import webbots
 
 from gridarena.arena.replay import read_replay, replay_game, replay_start
 from gridarena.arena.tournament import TournamentConfig
+from gridarena.core.specs import format_spec
 from gridarena.core.types import GameState
+from gridarena.games.reversixt.formats import read_map, resolve_map_path, write_map
 
 CHROMIUM = Path(os.environ.get("GRIDARENA_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [
@@ -40,11 +42,22 @@ FLAGS = [
 ]
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
-#: The tournaments of the test database, in the order they are stored (ids 1, 2, 3).
+#: A ReversiXT map given as text (as the server and the course's clients give it): its page must not show it.
+SAMPLER_TEXT = write_map(read_map(resolve_map_path("sampler")))
+
+#: The tournaments of the test database, in the order they are stored (ids 1 to 6): one of each game,
+#: and an Isolation tournament whose games start after a two-ply opening.
 TOURNAMENTS = (
     TournamentConfig("isolation", ("greedy", "random", "crasher"), games=2, seed=7, extra_bots=webbots.BOTS),
     TournamentConfig("slidingpuzzle(rows=3,cols=3,scramble=24)", ("solver",), games=1, seed=3),
     TournamentConfig("pentocity", ("example",), games=1, seed=1),
+    TournamentConfig(
+        format_spec("reversixt", {"map": "sampler", "text": SAMPLER_TEXT}), ("random",) * 3, seed=2
+    ),
+    TournamentConfig("iceandfire", ("wood1", "wood2"), games=1, seed=4),
+    TournamentConfig(
+        "isolation(width=5,height=5)", ("greedy", "random"), games=1, seed=5, opening="random(plies=2)"
+    ),
 )
 
 
@@ -78,22 +91,29 @@ class Served:
         return json.loads(body)
 
 
-def _address_space_limit(limit: int | None) -> Callable[[], None] | None:
-    """A ``preexec_fn`` that caps the child's address space at ``limit`` bytes (None: no cap)."""
-    if limit is None:
+def _limits(memory: int | None, files: int | None) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that caps the child's address space at ``memory`` bytes and its open files at
+    ``files`` (None: no cap)."""
+    if memory is None and files is None:
         return None
 
     def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
 
     return cap
 
 
-def serve(db: Path, replays: Path, *extra: str, memory_cap: int | None = None) -> Served:
+def serve(
+    db: Path, replays: Path, *extra: str, memory_cap: int | None = None, open_files: int | None = None
+) -> Served:
     """Start `gridarena serve` on a free port and wait until it answers.
 
     ``memory_cap`` caps the server's address space (bytes), so a test of a memory bomb fails with a
-    MemoryError on code that has the bug instead of taking the machine's memory.
+    MemoryError on code that has the bug instead of taking the machine's memory; ``open_files`` caps its
+    file descriptors (1024 is the usual default, which this machine raises).
     """
     port = free_port()
     command = [sys.executable, "-m", "gridarena", "serve", "--db", str(db), "--replays", str(replays)]
@@ -101,10 +121,10 @@ def serve(db: Path, replays: Path, *extra: str, memory_cap: int | None = None) -
         [*command, "--port", str(port), "--poll", "0.2", *extra],
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_address_space_limit(memory_cap),
+        preexec_fn=_limits(memory_cap, open_files),
     )
     served = Served(f"http://127.0.0.1:{port}", db, replays, process)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # the worker pool starts first (its fork server loads the kernels)
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"gridarena serve exited {process.returncode}: {process.stderr.read()}")  # type: ignore[union-attr]
@@ -114,7 +134,7 @@ def serve(db: Path, replays: Path, *extra: str, memory_cap: int | None = None) -
         except OSError:
             time.sleep(0.1)
     process.kill()
-    pytest.fail("gridarena serve did not answer within 30 s")
+    pytest.fail("gridarena serve did not answer within 60 s")
 
 
 def stop(served: Served) -> None:
@@ -151,6 +171,65 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def programs(pid: int) -> dict[int, str]:
+    """The processes below ``pid`` that are not its worker pool (the fork server, its resource tracker
+    and the workers forked from it), with their command lines: a program a request started."""
+    found = {}
+    for child in descendants(pid):
+        try:
+            command = (Path("/proc") / str(child) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:  # ended while we looked
+            continue
+        if "from multiprocessing.forkserver import main" not in command and "resource_tracker" not in command:
+            found[child] = command
+    return found
+
+
+def token(body: str) -> dict[str, str]:
+    """The header that proves a request comes from whoever started the game (from the start's answer)."""
+    return {"x-gridarena-token": json.loads(body)["token"]}
+
+
+def tree(pid: int) -> set[int]:
+    """``pid`` and every process below it."""
+    return {pid} | descendants(pid)
+
+
+def pss_mib(pids: set[int]) -> float:
+    """The memory of ``pids`` together, in MiB: the sum of their proportional set sizes (a page shared
+    by n processes counts 1/n in each: the fork server's pages, shared by its workers, count once)."""
+    total = 0
+    for pid in pids:
+        try:
+            text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:  # ended while we looked
+            continue
+        total += sum(int(line.split()[1]) for line in text.splitlines() if line.startswith("Pss:"))
+    return total / 1024
+
+
+def cpu_seconds(pids: set[int]) -> dict[int, float]:
+    """CPU seconds (user and system, every thread) each of ``pids`` has used so far, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
+def cpu_used(pid: int, seconds: float) -> float:
+    """CPU seconds that ``pid`` and every process below it use over the next ``seconds`` (a process that
+    appears meanwhile counts whole)."""
+    before = cpu_seconds(tree(pid))
+    time.sleep(seconds)
+    after = cpu_seconds(tree(pid))
+    return sum(t - before.get(p, 0.0) for p, t in after.items())
+
+
 def memory_kib(pid: int) -> dict[str, int]:
     """The process's resident set now (``VmRSS``) and at its peak (``VmHWM``), in KiB, from /proc."""
     fields = {}
@@ -161,12 +240,20 @@ def memory_kib(pid: int) -> dict[str, int]:
     return fields
 
 
-def raw(served: Served, method: str, path: str, body: bytes | None = None) -> tuple[int, str, str]:
+def raw(
+    served: Served,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    *,
+    timeout: float = 90,
+) -> tuple[int, str, str]:
     """A request sent exactly as written (no client-side normalisation of ``..``)."""
     host, port = urllib.parse.urlsplit(served.url).netloc.split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=30)
-    headers = {"content-type": "application/json"} if body is not None else {}
-    connection.request(method, path, body=body, headers=headers)
+    connection = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    sent = {"content-type": "application/json"} if body is not None else {}
+    connection.request(method, path, body=body, headers={**sent, **(headers or {})})
     response = connection.getresponse()
     result = (
         response.status,

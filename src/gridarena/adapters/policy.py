@@ -20,8 +20,11 @@ and every shape is checked against the game's view before a move is played.
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,12 +35,14 @@ from numpy.typing import NDArray
 
 from gridarena.adapters.views import Mask, Planes, View, make_view
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import LIMITS, read_bytes, size_text
 from gridarena.core.specs import parse_spec
 
 FORMAT: Final = "gridarena-policy"
 VERSION: Final = 1
-MAX_FILE_BYTES: Final = 64 * 2**20
-"""A policy file larger than this is refused before it is read (64 MiB)."""
+MAX_FILE_BYTES: Final = LIMITS["policy"]
+"""A policy file larger than this is refused before it is read, and so are arrays larger once
+decompressed (64 MiB: the one reader's limit for a policy)."""
 
 ACTIVATIONS: Final[dict[str, Callable[[NDArray[np.float32]], NDArray[np.float32]]]] = {
     "tanh": np.tanh,
@@ -122,18 +127,13 @@ def write_policy(
 
 def read_policy(path: Path | str) -> Policy:
     """Load a policy file; :class:`PolicyFileError` names the file and what is wrong."""
-    file = Path(path)
-    if not file.is_file():
-        raise PolicyFileError(path, "no such policy file")
-    if file.stat().st_size > MAX_FILE_BYTES:
-        raise PolicyFileError(path, f"larger than {MAX_FILE_BYTES >> 20} MiB: not a policy of ours")
+    arrays = _read_arrays(path)
     try:
-        with np.load(file, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            count = sum(1 for key in data.files if key.startswith("w"))
-            layers = tuple((data[f"w{i}"], data[f"b{i}"]) for i in range(count))
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as error:
-        raise PolicyFileError(path, f"not a gridarena policy file ({error})") from None
+        meta = json.loads(str(arrays["meta"]))
+        count = sum(1 for key in arrays if key.startswith("w"))
+        layers = tuple((arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count))
+    except (ValueError, KeyError, RecursionError) as error:
+        raise PolicyFileError(path, f"not a gridarena policy file ({error!r})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise PolicyFileError(path, f"not a {FORMAT} file of version {VERSION}")
     if meta.get("activation") not in ACTIVATIONS or not layers:
@@ -142,6 +142,48 @@ def read_policy(path: Path | str) -> Policy:
         if w.ndim != 2 or b.shape != (w.shape[1],) or (i and layers[i - 1][0].shape[1] != w.shape[0]):
             raise PolicyFileError(path, f"layer {i} has shapes {w.shape} and {b.shape}, which do not chain")
     return Policy(layers, meta["activation"], meta)
+
+
+def _read_arrays(path: Path | str) -> dict[str, NDArray[Any]]:
+    """The arrays of a ``.npz`` file, read through the one bounded reader (at most
+    :data:`MAX_FILE_BYTES` on disk and as many once decompressed), each checked before it is made."""
+    raw = read_bytes(path, "policy")
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            members = archive.infolist()
+            total = sum(member.file_size for member in members)
+            if total > MAX_FILE_BYTES:  # zipfile stops each member at its declared size
+                raise PolicyFileError(
+                    path, f"its arrays take {size_text(total)}, more than {size_text(MAX_FILE_BYTES)}"
+                )
+            return {
+                member.filename.removesuffix(".npy"): _array(path, member.filename, archive.read(member))
+                for member in members
+            }
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as error:
+        if isinstance(error, GridArenaError):
+            raise
+        raise PolicyFileError(path, f"not a gridarena policy file ({error})") from None
+
+
+def _array(path: Path | str, name: str, data: bytes) -> NDArray[Any]:
+    """One ``.npy`` member, its header's shape checked against its bytes before numpy allocates it."""
+    stream = io.BytesIO(data)
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, _, dtype = np.lib.format.read_array_header_1_0(stream)
+    elif version == (2, 0):
+        shape, _, dtype = np.lib.format.read_array_header_2_0(stream)
+    else:
+        raise PolicyFileError(path, f"not a gridarena policy file ({name}: npy format version {version})")
+    if dtype.hasobject:
+        raise PolicyFileError(path, f"not a gridarena policy file ({name} holds Python objects)")
+    if math.prod(shape) * dtype.itemsize != len(data) - stream.tell():
+        raise PolicyFileError(
+            path, f"not a gridarena policy file ({name}: a {shape} {dtype} array in {len(data)} bytes)"
+        )
+    stream.seek(0)
+    return np.lib.format.read_array(stream, allow_pickle=False)
 
 
 def policy_view(path: Path | str) -> tuple[Policy, View]:

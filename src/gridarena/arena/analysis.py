@@ -74,6 +74,7 @@ class PlyAnalysis:
             "exact": self.before.exact and self.after.exact,
             "loss": round(self.loss, 4),
             "mark": self.mark,
+            "error": round(self.before.error + self.after.error, 4),
             "before_text": self.before.text,
             "after_text": self.after.text,
             "best": self.before.best,
@@ -162,23 +163,31 @@ def analyze_positions(
     seconds: float = DEFAULT_SECONDS,
     deadline: float | None = None,
     analyser: Analyser | None = None,
+    budget: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
     """Analyse the moves of a game given as its positions (``states[n]`` before ply ``n``) and actions.
 
-    ``seconds`` per position; past ``deadline`` (a ``time.perf_counter`` value) the remaining moves are
-    left out and the analysis is marked incomplete. ``progress(plies done, plies)`` after each ply.
+    ``seconds`` per position; past ``deadline`` (a ``time.perf_counter`` value), or once the moves
+    after the first have taken ``budget`` seconds, the remaining moves are left out and the analysis
+    is marked incomplete. The first move is outside the budget: it carries the analyser's start-up
+    (kernels compiled, tables loaded), which a per-ply budget should not pay for.
+    ``progress(plies done, plies)`` after each ply.
     """
     analyser = analyser if analyser is not None else make_analyser(game, seconds)
     start = time.perf_counter()
     result = GameAnalysis(game.name, analyser.kind, list(names))
     cache: dict[tuple[int, Player], Evaluation | None] = {}
+    budget_end: float | None = None
     for n, action in enumerate(actions):
         state = states[n]
         player = state.current_player()
         if player in (CHANCE, TERMINAL) or player < 0:
             continue
-        if deadline is not None and time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        if budget is not None and budget_end is None and result.plies:
+            budget_end = now + budget
+        if (deadline is not None and now >= deadline) or (budget_end is not None and now >= budget_end):
             result.complete = False
             break
         before = _value(analyser, cache, states, n, player)
@@ -222,17 +231,18 @@ def analyze_replay(
     replay: Replay,
     seconds: float = DEFAULT_SECONDS,
     deadline: float | None = None,
+    budget: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
-    """Analyse a replay's moves (as far as the engine can rebuild them); ``progress`` as for
-    :func:`analyze_positions`."""
+    """Analyse a replay's moves (as far as the engine can rebuild them); ``budget`` and ``progress`` as
+    for :func:`analyze_positions`."""
     positions = replay_positions(replay)
     if positions.game is None:
         raise AnalysisError(positions.problem or "the engine cannot rebuild this game")
     names = [str(p.get("name")) for p in replay.header.get("players") or [] if isinstance(p, Mapping)]
     actions = positions.actions
     return analyze_positions(
-        positions.game, positions.states, actions, names, seconds, deadline, progress=progress
+        positions.game, positions.states, actions, names, seconds, deadline, budget=budget, progress=progress
     )
 
 

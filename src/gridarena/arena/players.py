@@ -11,6 +11,7 @@ workers see entrants exactly as if they had been typed on the command line.
 
 from __future__ import annotations
 
+import re
 import shlex
 import tomllib
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from typing import Any, Final
 
 from gridarena.core.errors import SpecError
 from gridarena.core.files import read_text
+from gridarena.core.numbers import MAX_DIGITS
 from gridarena.core.specs import format_spec, parse_spec
 from gridarena.core.types import Game
 
@@ -53,6 +55,10 @@ def players_from_file(path: str | Path) -> list[str]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML ({exc})") from None
+    except ValueError:  # tomllib converts integers with int(), which refuses more than 4,300 digits
+        raise SpecError(f"{path}: not a players file (an integer of more than {MAX_DIGITS} digits)") from None
+    except RecursionError:
+        raise SpecError(f"{path}: not a players file (arrays or tables nested too deeply)") from None
     tables = data.get("player")
     if not isinstance(tables, list) or not tables:
         raise SpecError(f"{path}: expected one or more [[player]] tables")
@@ -84,12 +90,31 @@ def program_spec(game: Game[Any], command: str) -> str:
     )
 
 
+#: Programs that run another one named after them (``python3 bot.py``): the name is the file's.
+_RUNNERS: Final = re.compile(
+    r"(env|python|pypy|node|nodejs|java|ruby|perl|php|lua|luajit|bash|sh|dash|zsh|rscript|julia|deno|bun"
+    r"|dotnet|mono|racket|guile|scala|kotlin|escript|elixir|tclsh|swift)[\d.]*(\.exe)?",
+    re.IGNORECASE,
+)
+
+
+def _is_code(word: str) -> bool:
+    """A word that is code given to an interpreter (``-c 'import time; ...'``), not a name."""
+    return any(c.isspace() or c in ";&|" for c in word)
+
+
 def program_name(command: str) -> str:
-    """The name a program typed as a command is shown by: its last word that is neither an option nor
-    code, as a file name without its folder or suffix (at most 64 characters).
+    """The name a program typed as a command is shown by, as a file name without folder or suffix (at
+    most 64 characters): the program itself, or for an interpreter (``python3``, ``java``, ``node``...)
+    its first argument that names a file (or the module of ``-m``), else its last word that is neither
+    an option nor code, else the interpreter.
 
     >>> program_name("python3 bots/random_bot.py"), program_name("./mybot"), program_name("java -Xss64m Player")
     ('random_bot', 'mybot', 'Player')
+    >>> program_name("./mybot --level 3"), program_name("python3 -u /home/me/my_bot.py --depth 4")
+    ('mybot', 'my_bot')
+    >>> program_name("python3 -m gridarena.cli.iceandfire bot wood1")
+    'iceandfire'
     >>> program_name("python3 -c 'import time; time.sleep(5)'")
     'python3'
 
@@ -98,9 +123,18 @@ def program_name(command: str) -> str:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    plain = [w for w in words if not w.startswith("-") and not any(c.isspace() or c in ";&|" for c in w)]
-    plain = plain or words or ["program"]
-    name = PurePath(plain[-1]).name
+    words = words or ["program"]
+    runners = 0
+    while runners < len(words) - 1 and _RUNNERS.fullmatch(PurePath(words[runners]).name):
+        runners += 1
+    if runners and "-m" in words[runners:-1]:  # python -m package.module: the module's name
+        name = words[words.index("-m", runners) + 1].rsplit(".", 1)[-1]
+    elif runners:
+        plain = [w for w in words[runners:] if not w.startswith("-") and not _is_code(w)]
+        files = [w for w in plain if "/" in w or "\\" in w or "." in w.strip(".")]
+        name = PurePath(files[0] if files else plain[-1] if plain else words[runners - 1]).name
+    else:
+        name = PurePath(words[0]).name
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     return (stem or name or "program")[:64]
 

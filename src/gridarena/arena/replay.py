@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import os
 import time
 import warnings
@@ -22,7 +23,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gridarena import __version__
 from gridarena.core.errors import GridArenaError, ReplayFormatError
-from gridarena.core.files import read_text
+from gridarena.core.files import read_text, write_failure
+from gridarena.core.numbers import JsonLimitError, load_json
 from gridarena.core.types import JSON, Game, GameState, Outcome
 
 if TYPE_CHECKING:
@@ -30,7 +32,20 @@ if TYPE_CHECKING:
 
 FORMAT, VERSION = "gridarena-replay", 1
 #: One encoder for every line: ``json.dumps`` with non-default separators builds a new one per call.
-_COMPACT = json.JSONEncoder(separators=(",", ":"))
+#: ``NaN`` and the infinities are not JSON, and the reader refuses them: a record that holds one (a
+#: bot's ``info``) is written with the number as its text instead (:func:`_finite`).
+_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every float that is not finite replaced by its JSON name as text (``"NaN"``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 @dataclass(slots=True)
@@ -87,10 +102,13 @@ class ReplayWriter:
         self.path = None if path is None else Path(path)
         self._fd: int | None = None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # A raw descriptor: each line is one write(2) straight to the file (no buffer to flush), which
-            # is all a killed game's prefix needs, and a game's dozens of lines cost a few microseconds each.
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # A raw descriptor: each line is one write(2) straight to the file (no buffer to flush),
+                # which is all a killed game's prefix needs; a game's lines cost microseconds each.
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            except OSError as exc:  # a folder, no such place, no permission: one line
+                raise write_failure(self.path, "replay", exc) from None
         self._open = True
         self._lines: list[str] = []  # what was written, so compaction need not read the file back
         self._write(header)
@@ -98,10 +116,16 @@ class ReplayWriter:
     def _write(self, record: Mapping[str, JSON]) -> None:
         if not self._open:
             raise ValueError(f"{self.path or 'replay'}: the replay is closed")
-        line = _COMPACT.encode(record)
+        try:
+            line = _COMPACT.encode(record)
+        except ValueError:  # a float that is not finite somewhere in the record
+            line = _COMPACT.encode(_finite(record))
         self._lines.append(line)
         if self._fd is not None:
-            _write_all(self._fd, (line + "\n").encode())
+            try:
+                _write_all(self._fd, (line + "\n").encode())
+            except OSError as exc:  # a full disk (or /dev/full): one line naming the replay
+                raise write_failure(self.path or "replay", "replay", exc) from None
 
     def document(self) -> bytes:
         """The compact one-document form of what was written, as :func:`compact` would make it.
@@ -142,32 +166,154 @@ class ReplayWriter:
 
 
 TOO_DEEP: Final = "JSON nested too deeply (a replay nests a few levels)"
+_NUMBER: Final = (int, float)
+_OPTIONAL_TEXT: Final = (str, type(None))
+#: Each record's fields that readers use: the JSON types each may have, and whether it must be there.
+_HEADER_FIELDS: Final[dict[str, tuple[tuple[type, ...], bool]]] = {
+    "seed": ((int, type(None)), False),
+    "players": ((list,), False),
+    "initial_state": (_OPTIONAL_TEXT, False),
+    "initial_json": ((dict, type(None)), False),
+    "time_control": (_OPTIONAL_TEXT, False),
+}
+_TURN_FIELDS: Final[dict[str, tuple[tuple[type, ...], bool]]] = {
+    "ply": ((int,), True),
+    "player": ((int,), True),
+    "action": ((str, int), True),
+    "wall_ms": ((*_NUMBER, type(None)), False),
+    "cpu_ms": ((*_NUMBER, type(None)), False),
+    "left_ms": ((*_NUMBER, type(None)), False),
+    "info": ((dict, type(None)), False),
+    "forfeits": ((list, type(None)), False),
+    "state": (_OPTIONAL_TEXT, False),
+}
+_RESULT_FIELDS: Final[dict[str, tuple[tuple[type, ...], bool]]] = {
+    "returns": ((list,), True),
+    "ranks": ((list, type(None)), False),
+    "termination": (_OPTIONAL_TEXT, False),
+    "reason": (_OPTIONAL_TEXT, False),
+    "forfeit_player": ((int, type(None)), False),
+    "plies": ((int, type(None)), False),
+    "duration_s": ((*_NUMBER, type(None)), False),
+}
+_TYPE_NAMES: Final = {
+    int: "an integer",
+    float: "a number",
+    str: "text",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
 
 
-def _check_header(path: Path, header: Any) -> dict[str, JSON]:
+def _short(value: object) -> str:
+    """``repr(value)``, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _fields_problem(
+    record: Mapping[str, Any], fields: Mapping[str, tuple[tuple[type, ...], bool]]
+) -> str | None:
+    """Why ``record`` does not fit ``fields`` (the first field that is missing or of a wrong type)."""
+    for name, (kinds, required) in fields.items():
+        if name not in record:
+            if required:
+                return f"no {name!r}"
+            continue
+        value = record[name]
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            wanted = " or ".join(
+                dict.fromkeys(_TYPE_NAMES[k] for k in kinds if k is not float or int not in kinds)
+            )
+            wanted = wanted.replace("an integer or a number", "a number") if float in kinds else wanted
+            return f"{name!r} must be {wanted}, not {_json_type(value)}"
+    return None
+
+
+def _header_problem(header: Mapping[str, Any]) -> str | None:
+    problem = _fields_problem(header, _HEADER_FIELDS)
+    if problem is not None:
+        return f"the header: {problem}"
+    for index, player in enumerate(header.get("players") or []):
+        if not isinstance(player, dict):
+            return f"the header: player {index} must be an object with 'seat' and 'name'"
+        why = _fields_problem(player, {"seat": ((int,), True), "name": ((str,), True)})
+        if why is not None:
+            return f"the header: player {index}: {why}"
+    return None
+
+
+def _turn_problem(turn: Any, index: int) -> str | None:
+    if not isinstance(turn, dict):
+        return f"turn {index} must be an object with 'ply' and 'action'"
+    problem = _fields_problem(turn, _TURN_FIELDS)
+    return None if problem is None else f"turn {index} (ply {_short(turn.get('ply'))}): {problem}"
+
+
+def _result_problem(result: Any) -> str | None:
+    if result is None:
+        return None
+    if not isinstance(result, dict):
+        return "the result must be an object"
+    problem = _fields_problem(result, _RESULT_FIELDS)
+    if problem is None and not all(
+        isinstance(x, _NUMBER) and not isinstance(x, bool) for x in result["returns"]
+    ):
+        problem = "'returns' must be a list of numbers"
+    return None if problem is None else f"the result: {problem}"
+
+
+def _check_header(path: Path, header: Any, line: int = 1) -> dict[str, JSON]:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ReplayFormatError(str(path), 1, f'not a gridarena replay (no "format": "{FORMAT}" header)')
+        raise ReplayFormatError(str(path), line, f'not a gridarena replay (no "format": "{FORMAT}" header)')
     if header.get("version") != VERSION:
         raise ReplayFormatError(
-            str(path), 1, f"replay format version {header.get('version')!r}, expected {VERSION}"
+            str(path), line, f"replay format version {_short(header.get('version'))}, expected {VERSION}"
         )
+    problem = _header_problem(header)
+    if problem is not None:
+        raise ReplayFormatError(str(path), line, problem)
     return header
+
+
+class _InvalidJsonError(ReplayFormatError):
+    """Text that is not JSON (on the last line of JSON Lines: a torn write)."""
+
+
+def _parse(path: Path, text: str, line: int) -> Any:
+    """One JSON value of the replay; every failure is a :class:`ReplayFormatError` naming the line."""
+    try:
+        value = load_json(text)
+    except json.JSONDecodeError as exc:
+        raise _InvalidJsonError(str(path), line + exc.lineno - 1, f"invalid JSON ({exc.msg})") from None
+    except JsonLimitError as exc:  # a number too long, NaN, JSON nested deeper than a replay's records
+        raise ReplayFormatError(str(path), line, str(exc)) from None
+    except RecursionError:
+        raise ReplayFormatError(str(path), line, TOO_DEEP) from None
+    return value
 
 
 def _lines(path: Path, text: str, warn: Callable[[str], None]) -> Iterator[tuple[int, dict[str, JSON]]]:
     lines = text.splitlines()
+    read = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if number == len(lines):  # a game killed mid-write leaves a torn last line
+            record = _parse(path, line, number)
+        except _InvalidJsonError:
+            if number == len(lines) and read:  # a game killed mid-write leaves a torn last line
                 warn(f"{path}:{number}: dropped an incomplete last line")
                 return
-            raise ReplayFormatError(str(path), number, f"invalid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise ReplayFormatError(str(path), number, TOO_DEEP) from None
+            raise  # a first line that is not JSON: not a replay at all
+        read += 1
         if not isinstance(record, dict):
             raise ReplayFormatError(str(path), number, "each line must be a JSON object")
         yield number, record
@@ -177,38 +323,43 @@ def read_replay(path: str | os.PathLike[str], *, warn: Callable[[str], None] = w
     """Read a replay in either form (JSON Lines, possibly cut off, or the compact document).
 
     A torn last line (a game killed mid-write) is dropped and reported to ``warn``, by default as a
-    Python warning.
+    Python warning. Every field that readers use is checked for its type (the header's players, each
+    turn's ply, player and action, the result's returns), so any other content is one
+    :class:`ReplayFormatError` naming the file, the line and the field.
     """
     path = Path(path)
     text = read_text(path, "replay", gunzip=True)
     stripped = text.lstrip()
     if stripped.startswith("{") and '"header"' in stripped[:200]:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReplayFormatError(str(path), exc.lineno, f"invalid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise ReplayFormatError(str(path), 1, TOO_DEEP) from None
+        document = _parse(path, text, 1)
         if not isinstance(document, dict) or not isinstance(document.get("turns"), list):
             raise ReplayFormatError(str(path), 1, 'a replay document needs "header" and a list "turns"')
         header = _check_header(path, document.get("header"))
         for index, turn in enumerate(document["turns"]):
-            if not isinstance(turn, dict) or "ply" not in turn or "action" not in turn:
-                raise ReplayFormatError(
-                    str(path), 1, f"turn {index} is not an object with 'ply' and 'action'"
-                )
+            problem = _turn_problem(turn, index)
+            if problem is not None:
+                raise ReplayFormatError(str(path), 1, problem)
+        problem = _result_problem(document.get("result"))
+        if problem is not None:
+            raise ReplayFormatError(str(path), 1, problem)
         return _checked(path, Replay(header, document["turns"], document.get("result")))
     records = _lines(path, text, warn)
     first = next(records, None)
     if first is None:
         raise ReplayFormatError(str(path), 1, "empty file")
-    replay = Replay(_check_header(path, first[1]))
+    replay = Replay(_check_header(path, first[1], first[0]))
     for number, record in records:
         if replay.result is not None:
             raise ReplayFormatError(str(path), number, "a record after the result")
         if "result" in record:
+            problem = _result_problem(record["result"])
+            if problem is not None:
+                raise ReplayFormatError(str(path), number, problem)
             replay.result = record["result"]
         elif "ply" in record and "action" in record:
+            problem = _turn_problem(record, len(replay.turns))
+            if problem is not None:
+                raise ReplayFormatError(str(path), number, problem)
             replay.turns.append(record)
         else:
             raise ReplayFormatError(
@@ -319,10 +470,14 @@ class Positions:
     problem: str | None
 
 
-def replay_positions(replay: Replay) -> Positions:
-    """Replay the stored actions with the engine, as far as it agrees with the stored positions."""
+def replay_positions(replay: Replay, game: Game[Any] | None = None) -> Positions:
+    """Replay the stored actions with the engine, as far as it agrees with the stored positions.
+
+    ``game`` is the replay's game when the caller built it (the web viewer, through the registry's
+    request-safe constructor); by default it is built from the header with :func:`replay_game`.
+    """
     try:
-        game = replay_game(replay.header)
+        game = replay_game(replay.header) if game is None else game
         state = replay_start(game, replay.header)
     except GridArenaError as exc:
         return Positions(None, [], [], f"the engine cannot rebuild this game ({exc})")
@@ -394,6 +549,7 @@ class ReplayRecorder:
         self.writer.turn(turn.to_json(state.to_text()))
 
     def result(self, record: GameRecord) -> None:
-        """Write the result and close the file."""
-        self.writer.result(record.outcome, record.plies, record.seconds)
+        """Write the result, with the final state's own figures (``info``: scores, turns), and close the file."""
+        info = record.final_state.result_info()
+        self.writer.result(record.outcome, record.plies, record.seconds, **({"info": info} if info else {}))
         self.writer.close()

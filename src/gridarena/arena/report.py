@@ -18,13 +18,14 @@ from gridarena.arena.counts import Pentanomial, Sample, StatsInputError, Trinomi
 from gridarena.arena.match import MatchStats, match_stats
 from gridarena.arena.rated import RatedGame
 from gridarena.arena.ratings import fit_ratings
-from gridarena.arena.runner import entrant_names, percentile
+from gridarena.arena.runner import entrant_names, legacy_names, percentile
 from gridarena.arena.singleplayer import compare_paired, summarize_runs
 from gridarena.arena.sprt import SprtConfig
 from gridarena.arena.standings import crosstable
 from gridarena.arena.store import Store
 from gridarena.arena.text import format_report
 from gridarena.core.types import FORFEITS, JSON
+from gridarena.core.words import spec_title
 
 Row = dict[str, Any]
 
@@ -180,14 +181,16 @@ def build_report(store: Store, tournament: int, *, exclude_forfeits: bool = Fals
     row = store.tournament(tournament)
     config = row.config
     names = _names(config)
-    games = store.games(tournament)
+    games = stored_seats(store.games(tournament), config["players"], names)
     blocks = store.blocks(tournament)
     report: dict[str, JSON] = {
         "tournament": tournament,
         "status": row.status,
         "game": config["game"],
+        "game_title": spec_title(str(config["game"])),
         "seed": row.master_seed,
         "config": config,
+        "entrants": [{"name": n, "spec": s} for n, s in zip(names, config["players"], strict=True)],
         "database": str(store.path) if store.path is not None else None,
         "replays": str(store.replay_dir(tournament)) if store.path is not None else None,
         "blocks": {
@@ -199,10 +202,14 @@ def build_report(store: Store, tournament: int, *, exclude_forfeits: bool = Fals
         "forfeits": forfeits(games, names),
         "bots": bot_figures(games, names),
     }
+    specs = dict(zip(names, config["players"], strict=True))
     report.update(_results(games, names, config))
+    _add_specs(report, specs)
     if exclude_forfeits:
         clean = [g for g in games if g["termination"] not in FORFEITS]
-        report["excluding_forfeits"] = {"games": len(clean), **_results(clean, names, config)}
+        without: dict[str, JSON] = {"games": len(clean), **_results(clean, names, config)}
+        _add_specs(without, specs)
+        report["excluding_forfeits"] = without
     return report
 
 
@@ -235,7 +242,24 @@ def _results(games: Sequence[Row], names: Sequence[str], config: dict[str, Any])
 
 
 def _names(config: dict[str, Any]) -> list[str]:
-    return entrant_names(config["players"])
+    return entrant_names(config["players"], str(config["game"]))
+
+
+def stored_seats(games: Sequence[Row], specs: Sequence[str], names: Sequence[str]) -> list[Row]:
+    """The stored games with their seats under today's names (:func:`entrant_names`): games stored
+    by an earlier version name a long spec's entrant by the whole spec (:func:`legacy_names`)."""
+    known = set(names)
+    if all(seat in known for g in games for seat in g["seats"]):
+        return list(games)
+    renamed = {old: new for old, new in zip(legacy_names(specs), names, strict=True) if old not in known}
+    return [{**g, "seats": [renamed.get(seat, seat) for seat in g["seats"]]} for g in games]
+
+
+def _add_specs(report: dict[str, JSON], specs: dict[str, str]) -> None:
+    """Each standings row names its entrant's spec beside its name (the pages show it on request)."""
+    for row in report.get("standings") or []:
+        if isinstance(row, dict):
+            row["spec"] = specs.get(str(row["player"]))
 
 
 def _encounters(games: Sequence[Row], names: Sequence[str]) -> list[JSON]:

@@ -19,26 +19,32 @@ import importlib
 import json
 import math
 import random
+import shlex
 import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import Any, Final
 
+from gridarena.arena.players import program_name
 from gridarena.arena.replay import ReplayRecorder, gzip_document, read_replay, replay_turn, write_document
 from gridarena.core.bot import Closes, ReportsLatency, WantsResult, WantsTimeControl
+from gridarena.core.catalogue import BotEntry
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError, SpecError
 from gridarena.core.gameclock import TimeSpec, game_clock
+from gridarena.core.params import Command
+from gridarena.core.params import Path as PathParam
 from gridarena.core.play import GameRecord, MoveWatcher, play_game
-from gridarena.core.registry import ExtraBots, make, make_bot
+from gridarena.core.registry import ExtraBots, bot_entry, make, make_bot
 from gridarena.core.seeding import derive_seed
 from gridarena.core.specs import parse_spec, unique_names
 from gridarena.core.types import JSON, Game, GameState, Outcome, Player
 
-Opening = Callable[..., GameState[Any]]
-"""``opening(game, seed, **params)``: the start position of a block's games."""
+Opening = Callable[..., list[Any]]
+"""``opening(game, seed, **params)``: the actions played from the seed's initial state before the bots'
+first move (the replay lists them, so a viewer can show every ply)."""
 
 #: Openings by name; a game adds its own (``"aind": "gridarena.games.isolation.aind:opening"``).
 OPENINGS: dict[str, str] = {
@@ -46,43 +52,141 @@ OPENINGS: dict[str, str] = {
 }
 
 
-def random_opening(game: Game[Any], seed: int, plies: int = 2) -> GameState[Any]:
-    """The seed's initial state after ``plies`` random legal plies (fewer if the game ends first).
+def random_opening(game: Game[Any], seed: int, plies: int = 2) -> list[Any]:
+    """``plies`` random legal actions from the seed's initial state (fewer if the game ends first).
 
     >>> game = make("isolation(width=5,height=5)")
-    >>> random_opening(game, 7).ply == 2 and random_opening(game, 7) == random_opening(game, 7)
+    >>> len(random_opening(game, 7)) == 2 and random_opening(game, 7) == random_opening(game, 7)
     True
     """
     rng = random.Random(derive_seed("opening", seed))
     state: GameState[Any] = game.new_initial_state(seed)
+    actions: list[Any] = []
     for _ in range(plies):
         if state.is_terminal():
             break
-        state = state.apply_action(state.random_action(rng))
-    return state
+        actions.append(state.random_action(rng))
+        state = state.apply_action(actions[-1])
+    return actions
 
 
-def start_state(game: Game[Any], seed: int, opening: str | None) -> GameState[Any]:
-    """The first position of a game: the seed's initial state, or the named opening's."""
+def opening_start(game: Game[Any], seed: int, opening: str | None) -> tuple[GameState[Any], list[JSON]]:
+    """The first position of a game (the seed's initial state, or after the named opening) and the
+    opening's plies that led there, each ``{"ply", "player", "action"}`` as the replay lists them.
+
+    >>> state, plies = opening_start(make("isolation(width=5,height=5)"), 7, "random(plies=2)")
+    >>> state.ply, [p["player"] for p in plies]
+    (2, [0, 1])
+    """
+    state: GameState[Any] = game.new_initial_state(seed)
     if not opening:
-        initial: GameState[Any] = game.new_initial_state(seed)
-        return initial
+        return state, []
     name, params = parse_spec(opening)
     if name not in OPENINGS:
         raise SpecError(f"unknown opening {name!r}; known: {', '.join(sorted(OPENINGS))}")
     module, _, attr = OPENINGS[name].partition(":")
     function: Opening = getattr(importlib.import_module(module), attr)
-    state: GameState[Any] = function(game, seed, **params)
-    return state
+    plies: list[JSON] = []
+    for action in function(game, seed, **params):
+        text = state.action_to_string(action)
+        plies.append({"ply": len(plies), "player": state.current_player(), "action": text})
+        state = state.apply_action(action)
+    return state, plies
 
 
-def entrant_names(specs: Sequence[str]) -> list[str]:
-    """Display names: a spec's ``name=`` if given, else the spec; repeats get ``#2``, ``#3``.
+def start_state(game: Game[Any], seed: int, opening: str | None) -> GameState[Any]:
+    """The first position of a game: the seed's initial state, or the named opening's."""
+    return opening_start(game, seed, opening)[0]
+
+
+SHORT_SPEC: Final = 40
+"""The longest spec shown as it is; a longer one is shown by a short name (:func:`entrant_names`)."""
+
+
+def entrant_names(specs: Sequence[str], game: str | None = None) -> list[str]:
+    """The names entrants are shown by in every table, page, replay and report (the one rule).
+
+    ``name=`` when given; else the spec when it has at most :data:`SHORT_SPEC` characters; else a
+    short name from ``game``'s catalogue (:func:`short_name`: a program by its name, an AIND preset by
+    its title). Entrants whose short names would be alike show the parameters that tell them apart,
+    and any name left repeated gets ``#2``, ``#3``. The spec itself stays in the reports (``spec``).
 
     >>> entrant_names(["greedy", "greedy", "external(cmd='x',name=mine)"])
     ['greedy', 'greedy#2', 'mine']
+    >>> entrant_names(["external(cmd='python3 /home/me/bots/my_bot.py --level 3',protocol='jsonl')"], "isolation")
+    ['my_bot']
+    >>> entrant_names(["alphabeta(depth=5,heuristic='improved',tt=False,aspiration=50)",
+    ...                "alphabeta(depth=5,heuristic='open_move',tt=False,aspiration=50)"], "isolation")
+    ['alphabeta(heuristic=improved)', 'alphabeta(heuristic=open_move)']
     """
+    shown = [_given_or_short(spec, game) for spec in specs]
+    groups: dict[str, list[int]] = {}
+    for i, (text, shortened) in enumerate(shown):
+        if shortened:
+            groups.setdefault(text, []).append(i)
+    plain = {text for text, shortened in shown if not shortened}
+    for text, members in groups.items():
+        if len(members) > 1 or text in plain:
+            for i, told in zip(members, _told_apart(text, [specs[i] for i in members]), strict=True):
+                if len(told) <= SHORT_SPEC:
+                    shown[i] = (told, True)
+    return unique_names(text for text, _ in shown)
+
+
+def legacy_names(specs: Sequence[str]) -> list[str]:
+    """The names entrants had before :func:`entrant_names` shortened long specs (``name=``, else the
+    whole spec): the seats of games stored by earlier versions, which reports read back."""
     return unique_names(str(parse_spec(spec)[1].get("name", spec)) for spec in specs)
+
+
+def _given_or_short(spec: str, game: str | None) -> tuple[str, bool]:
+    """(the name, whether it was shortened from a long spec)."""
+    values = parse_spec(spec)[1]
+    if values.get("name") is not None:
+        return str(values["name"]), False
+    if len(spec) <= SHORT_SPEC:
+        return spec.strip(), False
+    return short_name(spec, game), True
+
+
+def short_name(spec: str, game: str | None = None) -> str:
+    """A bot's short name: the first of its entry's ``shown_by`` parameters that is given (a command
+    by its program's name, a path by its file's), else the entry's title, else its catalogue name.
+
+    >>> short_name("ab_improved(timeout=5.0)", "isolation"), short_name("aind(file='/x/game_agent.py')", "isolation")
+    ('AB_Improved', 'game_agent')
+    """
+    name, values = parse_spec(spec)
+    entry = _catalogued(game, name)
+    if entry is None:
+        return name
+    params = entry.all_params()
+    for key in entry.shown_by:
+        value = values.get(key)
+        if value is None:
+            continue
+        if isinstance(params.get(key), Command):
+            return program_name(value if isinstance(value, str) else shlex.join(map(str, value)))
+        if isinstance(params.get(key), PathParam):
+            return PurePath(str(value)).stem[:64] or name
+        return str(value)[:64]
+    return entry.title or name
+
+
+def _catalogued(game: str | None, bot: str) -> BotEntry | None:
+    if game is None:
+        return None
+    try:
+        return bot_entry(parse_spec(game)[0], bot)
+    except GridArenaError:  # an unknown game or a bot given through extra_bots: no entry to read
+        return None
+
+
+def _told_apart(base: str, specs: Sequence[str]) -> list[str]:
+    """``base(key=value,...)`` for each spec, with only the parameters whose values differ among them."""
+    values = [parse_spec(spec)[1] for spec in specs]
+    keys = sorted({k for v in values for k in v if len({repr(w.get(k)) for w in values}) > 1})
+    return [f"{base}({','.join(f'{k}={v[k]}' for k in keys if k in v)})" if keys else base for v in values]
 
 
 def build_bot(
@@ -229,7 +333,7 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         )
     # play_game warms the bots up (kernels, tables) before the first move, outside the clock (spec 3).
     bots = [build_bot(game, spec, task.time, task.extra_bots) for spec in task.players]
-    state = start_state(game, task.seed, task.opening)
+    state, opening = opening_start(game, task.seed, task.opening)
     # A Ray worker's replay travels back inside the result, so it is kept in memory, not in a file.
     jsonl = None if task.replay_inline else task.jsonl_path()
     recorders: list[Any] = [_EndBots(bots)]
@@ -243,6 +347,8 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         header.update(
             time_control=task.time, clock=task.clock, grace=task.grace, players_specs=list(task.players)
         )
+        if opening:
+            header["opening"] = opening
         replay = ReplayRecorder(jsonl, game, task.names, task.seed, state, **header)
         recorders.insert(0, replay)
     try:

@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from gridarena import __version__
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import check_regular, open_regular
 from gridarena.core.types import JSON
 
 SCHEMA_VERSION: Final = 3
@@ -149,15 +150,13 @@ def _cannot_write(path: Path | None, exc: sqlite3.Error) -> StoreError:
 
 def _check_file(path: Path) -> None:
     """A path that exists must be an SQLite file (an empty file is fine: SQLite makes it one)."""
-    if path.is_dir():
-        raise StoreError(f"{path}: is a directory, not a database file")
-    if not path.exists():
+    if check_regular(path, "database") is None:  # a FIFO or a device would hang or feed SQLite for ever
         return
-    try:
-        with open(path, "rb") as f:
-            head = f.read(len(SQLITE_MAGIC))
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read the database: {exc.strerror}") from None
+    with open_regular(path, "database") as f:
+        try:
+            head = f.read(len(SQLITE_MAGIC)) or b""
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot read the database: {exc.strerror or exc}") from None
     if head and head != SQLITE_MAGIC:
         raise StoreError(f"{path}: not an SQLite database (gridarena keeps its results in SQLite files)")
 

@@ -23,6 +23,7 @@ from gridarena.arena.singleplayer import RunSummary, summarize_runs
 from gridarena.arena.sprt import SprtResult
 from gridarena.arena.standings import Crosstable
 from gridarena.core.types import FORFEITS
+from gridarena.core.words import spec_title
 
 DASH: Final = "—"
 """What text shows for an undefined figure (``null`` in JSON)."""
@@ -168,18 +169,19 @@ def standing_cells(row: Mapping[str, Any]) -> list[str]:
 def standings_lines(report: dict[str, Any]) -> list[str]:
     """The standings as aligned text rows (player, games, W/L/D, score, Elo ± half-width)."""
     rows = report.get("standings", [])
+    w = max([24, *(len(str(r["player"])) for r in rows)])  # a name as long as the rule allows still aligns
     if "runs" in report:
-        lines = [f"{'player':<24} {'runs':>5}  mean ± 95 %"]
+        lines = [f"{'player':<{w}} {'runs':>5}  mean ± 95 %"]
         for r in rows:
             summary = summarize_runs(r["scores"])
             lines.append(
-                f"{r['player']:<24} {r['games']:>5}  {format_mean(summary)}  failures {r['failures']}"
+                f"{r['player']:<{w}} {r['games']:>5}  {format_mean(summary)}  failures {r['failures']}"
             )
         return lines
-    lines = [f"{'player':<24} {'games':>5} {'W':>5} {'L':>5} {'D':>5} {'score':>7}  Elo (95 %)"]
+    lines = [f"{'player':<{w}} {'games':>5} {'W':>5} {'L':>5} {'D':>5} {'score':>7}  Elo (95 %)"]
     for r in rows:
         player, games, wins, losses, draws, score, elo = standing_cells(r)
-        lines.append(f"{player:<24} {games:>5} {wins:>5} {losses:>5} {draws:>5} {score:>7}  {elo}")
+        lines.append(f"{player:<{w}} {games:>5} {wins:>5} {losses:>5} {draws:>5} {score:>7}  {elo}")
     return lines
 
 
@@ -189,7 +191,7 @@ def format_text(report: dict[str, Any]) -> str:
     time_control = config.get("time") or "untimed"
     blocks = report["blocks"]
     lines = [
-        f"tournament {report['tournament']}: {config['game']}, {time_control}, {config.get('format')}, "
+        f"tournament {report['tournament']}: {spec_title(str(config['game']))}, {time_control}, {config.get('format')}, "
         f"{blocks['done']}/{blocks['scheduled']} blocks, {report['games']} games, seed {report['seed']}"
         + ("" if config.get("swap", True) else ", no seat swap"),
         "",

@@ -96,7 +96,7 @@ class TournamentConfig:
 
     def names(self) -> list[str]:
         """The entrants' display names."""
-        return entrant_names(self.players)
+        return entrant_names(self.players, self.game)
 
 
 @dataclass(slots=True)

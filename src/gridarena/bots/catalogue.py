@@ -46,6 +46,7 @@ _COMMON: Final[dict[str, BotEntry]] = {
             ),
         },
         reaches=frozenset({Reach.PROGRAM}),
+        shown_by=("cmd",),
     ),
     "python": BotEntry(
         "gridarena.bots.python_file:make_python_bot",
@@ -57,6 +58,7 @@ _COMMON: Final[dict[str, BotEntry]] = {
             ),
         },
         reaches=frozenset({Reach.FILE}),
+        shown_by=("cls", "file"),
     ),
 }
 

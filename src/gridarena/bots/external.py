@@ -11,8 +11,8 @@ arena sends                                                           program an
 ``{"type": "end", "result"}``                                         nothing; the program exits
 ====================================================================  ===========================================
 
-``state`` is the game's JSON form, ``legal`` the legal actions as text (``null`` where a game cannot
-list them), ``time_left_ms`` the time until the bot's deadline (``null`` when untimed). stderr is the
+``state`` is the game's JSON form, ``legal`` the legal actions as text (for a game that cannot list
+them, the bounded selection its state offers, :class:`~gridarena.core.types.OffersLegalTexts`), ``time_left_ms`` the time until the bot's deadline (``null`` when untimed). stderr is the
 bot's own log; its last 2 KiB go into the detail of a forfeit.
 
 ``protocol=codingame`` speaks the original text of a CodinGame game instead, for games whose states
@@ -48,7 +48,8 @@ from gridarena.bots.program import Program
 from gridarena.core.bot import BotForfeit, Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import SpecError
-from gridarena.core.types import JSON, Game, GameState, Outcome, Player
+from gridarena.core.numbers import JsonLimitError, load_json
+from gridarena.core.types import JSON, Game, GameState, Outcome, Player, legal_texts
 
 STARTUP_TIMEOUT: Final = 10.0
 """Seconds a program may take to answer ``start`` (untimed, like Pentocity's ``init()``)."""
@@ -59,6 +60,13 @@ UNTIMED_TIMEOUT: Final = 60.0
 MAX_LINE: Final = 1 << 20
 """Bytes of one line a program may write (an answer, a handshake reply): a longer one is a ``protocol``
 forfeit as soon as that many bytes have come without a newline, timed game or not."""
+
+MAX_NESTING: Final = 16
+"""Levels of nesting an answer may have (``{"action": ..., "info": {...}}`` needs two): a deeper one is a
+``protocol`` forfeit, as is an integer of more than 4,300 digits."""
+
+MAX_INFO: Final = 4096
+"""Bytes of an answer's ``info`` that go into the replay; a larger one is replaced by a note."""
 
 PROTOCOLS: Final = ("jsonl", "codingame")
 """The languages an external program may speak: gridarena's JSON lines, or a CodinGame game's own text."""
@@ -213,10 +221,7 @@ class ExternalBot:
                 except BlockingIOError:
                     continue
                 except OSError:  # a program that closed its input has usually exited: name its exit code
-                    code = program.exit_code(timeout=1.0)
-                    raise self._fail(
-                        "crash", f"the program closed its input during {what} (exit code {code})"
-                    ) from None
+                    raise self._fail("crash", self._gone("input", program, what)) from None
 
     def _readline(self, deadline: float, what: str) -> bytes:
         """One line (without its newline) before ``deadline``, at most :data:`MAX_LINE` bytes long."""
@@ -235,8 +240,7 @@ class ExternalBot:
                     raise self._fail("timeout", f"no answer to {what} in time; killed")
                 chunk = os.read(program.stdout, 65536)
                 if not chunk:
-                    code = program.exit_code(timeout=1.0)
-                    raise self._fail("crash", f"the program exited during {what} (exit code {code})")
+                    raise self._fail("crash", self._gone("output", program, what))
                 self._buffer += chunk
         if end > MAX_LINE:
             raise self._fail("protocol", f"a line longer than {MAX_LINE} bytes during {what}")
@@ -245,13 +249,24 @@ class ExternalBot:
         self._scanned = 0
         return line
 
+    @staticmethod
+    def _gone(pipe: str, program: Program, what: str) -> str:
+        """What happened to a program whose ``pipe`` (input or output) closed during ``what``: it exited
+        (its code; negative: the signal that killed it), or it closed the pipe and runs on."""
+        code = program.exit_code(timeout=1.0)
+        if code is None:
+            return f"the program closed its {pipe} during {what} (still running)"
+        return f"the program exited during {what} (exit code {code})"
+
     def _request(self, message: Mapping[str, JSON], deadline: float, what: str) -> dict[str, JSON]:
         self._send(message, deadline, what)
         line = self._readline(deadline, what)
         try:
-            reply = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise self._fail("protocol", f"unparsable output during {what}: {line[:200]!r}") from None
+            # Bounded like a file: an integer's digits, the nesting (NaN and the infinities kept as text).
+            reply = load_json(line, max_depth=MAX_NESTING, constants=True)
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            why = f"{exc}: " if isinstance(exc, JsonLimitError) else ""
+            raise self._fail("protocol", f"unparsable output during {what}: {why}{line[:200]!r}") from None
         if not isinstance(reply, dict):
             raise self._fail("protocol", f"expected a JSON object during {what}, got {line[:200]!r}")
         return reply
@@ -270,15 +285,10 @@ class ExternalBot:
             return self._act_codingame(state, deadline)
         left = clock.time_left()
         latency = statistics.median(self.latency_ms) if self.latency_ms else 0.0
-        legal = (
-            [state.action_to_string(a) for a in state.legal_actions()]
-            if state.game.enumerable_actions
-            else None
-        )
         turn = {
             "type": "turn",
             "state": state.to_json(),
-            "legal": legal,
+            "legal": legal_texts(state),
             "player": state.current_player(),
             "time_left_ms": None if left == float("inf") else max(0.0, left * 1000.0 - latency),
         }
@@ -291,7 +301,11 @@ class ExternalBot:
         if not isinstance(action, str):
             raise self._fail("protocol", f"expected {{'action': text}}, got {json.dumps(reply)[:200]}")
         info = reply.get("info")
-        return Decision(action, info if isinstance(info, dict) else {})
+        if not isinstance(info, dict):
+            info = {}
+        elif len(encoded := json.dumps(info)) > MAX_INFO:  # kept in every replay: a bot cannot flood them
+            info = {"info_dropped": f"{len(encoded)} bytes, more than {MAX_INFO}"}
+        return Decision(action, info)
 
     def _act_codingame(self, state: GameState[Any], deadline: float) -> Decision:
         """One CodinGame turn: write the input (the initial input first), read one line, keep stderr."""

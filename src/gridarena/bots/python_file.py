@@ -43,7 +43,7 @@ class BotFileError(SpecError):
 
 def load_module(path: str) -> types.ModuleType:
     """Run the Python file at ``path`` as a new module (its folder first on the import path meanwhile)."""
-    source = read_text(path, "bot file")
+    source = read_text(path, "agent file")
     name = f"_gridarena_bot_{next(_MODULES)}"
     module = types.ModuleType(name)
     module.__file__ = os.path.abspath(path)

@@ -202,7 +202,7 @@ class _Gauntlet:
     """Names and labels of one AIND tournament, its tally, and the table rows as they complete."""
 
     def __init__(self, tests: Sequence[Entrant], cpu: Sequence[Entrant], num_matches: int) -> None:
-        names = entrant_names([e.spec for e in [*tests, *cpu]])
+        names = entrant_names([e.spec for e in [*tests, *cpu]], "isolation")
         self.tests, self.cpu = names[: len(tests)], names[len(tests) :]
         self.labels = {name: e.label for name, e in zip(names, [*tests, *cpu], strict=True)}
         self.loser_keys = {
@@ -329,7 +329,7 @@ def play_pairs(
     on_game: Callable[[int, int], None] | None = None,
 ) -> PairsResult:
     """``pairs`` random openings, each played with both seatings; ``on_game(wins, games)`` after each game."""
-    names = entrant_names([first, second])
+    names = entrant_names([first, second], "isolation")
     keys = {name: name for name in names}
     running = Tally(names[:1], names[1:], keys)
 

@@ -31,6 +31,7 @@ from gridarena.arena.replay import read_replay
 from gridarena.arena.store import Store, database_path
 from gridarena.cli.help import examples
 from gridarena.cli.jobs import StopOnTerminate, add_job_options, job_backend
+from gridarena.cli.options import ROW_ID, seconds
 from gridarena.cli.output import print_json, warn
 from gridarena.cli.progress import ticker
 from gridarena.core.errors import GridArenaError
@@ -61,22 +62,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("replay", nargs="?", help="a replay file (.jsonl, .json or .json.gz)")
     parser.add_argument(
         "--time",
-        type=float,
+        type=seconds(above=0, high=3600),
         default=DEFAULT_SECONDS,
         help=f"seconds per position (default {DEFAULT_SECONDS:g})",
     )
     parser.add_argument("--json", action="store_true", help="print the analysis as JSON on stdout")
     parser.add_argument("--html", metavar="OUT", help="write the one-file viewer with the evaluation graph")
     parser.add_argument("--db", help="a results database: with --tournament, analyse its stored games")
-    parser.add_argument("--tournament", type=int, help="the tournament of --db to analyse")
+    parser.add_argument("--tournament", type=ROW_ID, help="the tournament of --db to analyse")
     add_job_options(parser, "games")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
     """Analyse the replay, or the tournament's games."""
-    if args.time <= 0:
-        raise AnalyzeUsageError(f"--time must be positive, got {args.time}")
     if args.tournament is not None or args.db is not None:
         if args.replay or args.html:
             raise AnalyzeUsageError(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from gridarena.cli.options import SEED, count
 from gridarena.cli.output import err, print_json
 from gridarena.cli.progress import ticker
 from gridarena.core.checker import STATE_CHECKS, check_game
@@ -22,8 +23,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena check``."""
     parser.add_argument("game", nargs="?", help="game name or spec, e.g. isolation(width=5,height=5)")
     parser.add_argument("--all", action="store_true", help="check every registered game")
-    parser.add_argument("--games", type=int, default=100, help="random games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--games", type=count(), default=100, help="random games to play (default 100)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -39,8 +40,6 @@ def run(args: argparse.Namespace) -> int:
     """Check one game (or all); print what was checked."""
     if args.all == bool(args.game):
         raise GridArenaError("name one game or give --all")
-    if args.games < 1:
-        raise GridArenaError("--games must be at least 1")
     results = []
     for spec in available_games() if args.all else [args.game]:
         try:

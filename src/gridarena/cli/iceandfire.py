@@ -24,6 +24,7 @@ from typing import Any
 
 from gridarena.arena.players import entrant_spec
 from gridarena.bots.warmup import WarmingBot
+from gridarena.cli.options import SEED, OptionRangeError, Parser, milliseconds
 from gridarena.cli.output import err
 from gridarena.cli.play import play_one
 from gridarena.core.clock import DEFAULT_GRACE
@@ -56,21 +57,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The ``map``, ``match`` and ``bot`` subcommands."""
     commands = parser.add_subparsers(dest="iceandfire_command", metavar="COMMAND", required=True)
     show = commands.add_parser("map", help="print the map of a CodinGame seed", description=__doc__)
-    show.add_argument("--seed", type=int, required=True, help="the CodinGame seed (a Java long)")
+    show.add_argument("--seed", type=SEED, required=True, help="the CodinGame seed (a Java long)")
     _rules_options(show)
     show.set_defaults(handler=run_map)
 
     match = commands.add_parser("match", help="one game between two bots or programs", description=__doc__)
     match.add_argument("--p1", required=True, help="red (moves first): a bot NAME or a command")
     match.add_argument("--p2", required=True, help="blue: a bot NAME or a command")
-    match.add_argument("--seed", type=int, help="the map seed (drawn and printed when absent)")
+    match.add_argument("--seed", type=SEED, help="the map seed (drawn and printed when absent)")
     _rules_options(match)
     match.add_argument("--replay", metavar="FILE", help="write the replay (JSON Lines) to FILE")
     match.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    match.add_argument("--first-turn-ms", type=float, default=1000.0, help="limit of a first answer")
-    match.add_argument("--turn-ms", type=float, default=50.0, help="limit of every later answer")
     match.add_argument(
-        "--grace-ms", type=float, default=DEFAULT_GRACE * 1000, help="how late an answer may still count"
+        "--first-turn-ms", type=milliseconds(above=0), default=1000.0, help="limit of a first answer"
+    )
+    match.add_argument(
+        "--turn-ms", type=milliseconds(above=0), default=50.0, help="limit of every later answer"
+    )
+    match.add_argument(
+        "--grace-ms",
+        type=milliseconds(),
+        default=DEFAULT_GRACE * 1000,
+        help="how late an answer may still count",
     )
     match.add_argument("--untimed", action="store_true", help="no time limits (debugging)")
     match.set_defaults(handler=run_match)
@@ -96,8 +104,6 @@ def run_map(args: argparse.Namespace) -> int:
 
 def run_match(args: argparse.Namespace) -> int:
     """One match: ``gridarena play`` with CodinGame's time control and the two seats as ``--p1``/``--p2``."""
-    if not args.untimed and (args.first_turn_ms <= 0 or args.turn_ms <= 0):
-        raise GridArenaError("--first-turn-ms and --turn-ms must be positive (or use --untimed)")
     game = make("iceandfire", rules=args.rules, league=args.league)
     time = None if args.untimed else f"{args.first_turn_ms / 1000:g}/{args.turn_ms / 1000:g}"
     seed = int.from_bytes(os.urandom(8), "big", signed=True) if args.seed is None else args.seed
@@ -154,9 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     bot's start-up counts in its first turn, as on CodinGame, so a bot behind the protocol is best
     started this way (about 0.4 s).
     """
-    parser = argparse.ArgumentParser(prog="python -m gridarena.cli.iceandfire", description=__doc__)
+    parser = Parser(prog="python -m gridarena.cli.iceandfire", description=__doc__)
     configure(parser)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except OptionRangeError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     try:
         return run(args)
     except GridArenaError as exc:

@@ -37,15 +37,22 @@ from gridarena.arena.tournament import check_concurrency, default_concurrency
 from gridarena.cli.aind import Arena, ProgressCount, play_pairs, play_tournament
 from gridarena.cli.help import examples
 from gridarena.cli.jobs import Report, StopOnTerminate, add_job_options, job_backend, job_progress
+from gridarena.cli.options import CONCURRENCY, GRACE, SEED, count, milliseconds
 from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import write_failure
 from gridarena.core.gameclock import CLOCK_KINDS
 from gridarena.core.registry import available_bots
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import JSON
 from gridarena.games.isolation.aind import TIME_LIMIT_MILLIS
-from gridarena.games.isolation.aind.tournament import NUM_MATCHES, candidates, cpu_agents
+from gridarena.games.isolation.aind.tournament import (
+    NUM_MATCHES,
+    borrowed_players,
+    candidates,
+    cpu_agents,
+)
 from gridarena.games.isolation.fast import MAX_CELLS, Engine
 from gridarena.games.isolation.solve import (
     BOOK_PLIES,
@@ -82,9 +89,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "aind-tournament", help="AIND's tournament.py with 95%% intervals", description=__doc__
     )
     tour.add_argument(
-        "--agents", metavar="FILE.py", help="an AIND game_agent.py (default: gridarena's agents)"
+        "--agents",
+        metavar="FILE.py",
+        help="an AIND game_agent.py; custom_score is enough: gridarena's players stand in for missing classes "
+        "(default: gridarena's agents)",
     )
-    tour.add_argument("--matches", type=int, default=NUM_MATCHES, help="NUM_MATCHES (default 5)")
+    tour.add_argument(
+        "--matches", type=count(high=10**6), default=NUM_MATCHES, help="NUM_MATCHES (default 5)"
+    )
     tour.add_argument("--extra", nargs="*", default=[], metavar="BOT", help="more test agents, e.g. best")
     _common(tour)
     tour.set_defaults(isolation_handler=run_tournament)
@@ -93,7 +105,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--agents", nargs=2, default=["best", "ab_improved"], metavar="BOT", help="two bot specs"
     )
     pairs.add_argument(
-        "--pairs", type=int, default=50, help="random openings, each played twice (default 50)"
+        "--pairs", type=count(high=10**6), default=50, help="random openings, each played twice (default 50)"
     )
     _common(pairs)
     pairs.set_defaults(isolation_handler=run_pairs)
@@ -125,13 +137,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     solve.add_argument("--write", metavar="FILE", help="write the solution file once the board is decided")
     solve.add_argument(
         "--book-plies",
-        type=int,
+        type=count(0, 128),
         default=BOOK_PLIES,
         help=f"--write: the winner's moves in its won lines below this ply go in the file (default {BOOK_PLIES})",
     )
     solve.add_argument(
         "--tt-bits",
-        type=int,
+        type=count(10, 30),
         default=SOLVE_TT_BITS,
         help="2^N table entries per worker, 16 bytes each (default 24: 256 MB)",
     )
@@ -143,23 +155,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--seed", type=int, help="master seed of the openings and bots; drawn and printed if absent"
+        "--seed", type=SEED, help="master seed of the openings and bots; drawn and printed if absent"
     )
     parser.add_argument(
-        "--time-limit", type=float, default=TIME_LIMIT_MILLIS, help="ms per move (default 150)"
+        "--time-limit",
+        type=milliseconds(above=0),
+        default=TIME_LIMIT_MILLIS,
+        help="ms per move (default 150)",
     )
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time limit measures")
     parser.add_argument(
-        "--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late (AIND allowed none)"
+        "--grace", type=GRACE, default=DEFAULT_GRACE, help="seconds an answer may be late (AIND allowed none)"
     )
-    parser.add_argument("--width", type=int, default=7, help="board columns (default 7)")
-    parser.add_argument("--height", type=int, default=7, help="board rows (default 7)")
+    parser.add_argument("--width", type=count(3, 11), default=7, help="board columns (default 7)")
+    parser.add_argument("--height", type=count(3, 11), default=7, help="board rows (default 7)")
     parser.add_argument(
         "--db",
         help="store the games in this SQLite file, :memory: for none (default: $GRIDARENA_DB, else "
         "./gridarena.sqlite); gridarena serve --db FILE shows them",
     )
-    parser.add_argument("--concurrency", type=int, help="games at once (default: cores less one)")
+    parser.add_argument("--concurrency", type=CONCURRENCY, help="games at once (default: cores less one)")
     parser.add_argument("--force-concurrency", action="store_true", help="allow more games than cores")
     parser.add_argument(
         "--backend",
@@ -185,13 +200,7 @@ def _seed(args: argparse.Namespace) -> int:
     return seed
 
 
-def _check(args: argparse.Namespace, count: int, label: str, bots: list[str]) -> None:
-    if count < 1:
-        raise UsageError(f"{label} must be at least 1, got {count}")
-    if args.time_limit <= 0:
-        raise UsageError(f"--time-limit must be positive, got {args.time_limit}")
-    if not (3 <= args.width <= 11 and 3 <= args.height <= 11):
-        raise UsageError(f"board {args.width}x{args.height}: width and height must be 3 to 11")
+def _check(bots: list[str]) -> None:
     known = available_bots("isolation")
     for spec in bots:
         name = parse_spec(spec)[0]
@@ -233,9 +242,16 @@ def run_tournament(args: argparse.Namespace) -> int:
     Each row is printed once its opponent's games are all played (they are played one opponent after
     another, as tournament.py did), with a progress display on stderr meanwhile.
     """
-    _check(args, args.matches, "--matches", args.extra)
+    _check(args.extra)
     seed = _seed(args)
     tests, cpu = candidates(args.agents, args.extra), cpu_agents(args.agents)
+    borrowed = borrowed_players(args.agents) if args.agents else []
+    if borrowed:
+        print(
+            f"{args.agents} has no {' or '.join(borrowed)}: gridarena's {', '.join(borrowed)} "
+            "play with its scores",
+            file=sys.stderr,
+        )
     out = sys.stderr if args.json else sys.stdout
     games = 2 * args.matches * len(tests) * len(cpu)
     with ticker(args.quiet, "games", games) as tick:
@@ -259,7 +275,7 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 def run_pairs(args: argparse.Namespace) -> int:
     """Fair pairs between two agents; a summary line (or JSON with ``--json``), progress on stderr."""
-    _check(args, args.pairs, "--pairs", args.agents)
+    _check(args.agents)
     seed = _seed(args)
     first = args.agents[0]
     with ticker(args.quiet, "games", 2 * args.pairs) as tick:
@@ -327,8 +343,6 @@ def solve_openings(plan: ProofPlan, backend: Backend, store: Store, tt_bits: int
 def run_solve(args: argparse.Namespace) -> int:
     """Prove (or go on proving) the board; print what is proved; write the solution file if asked."""
     width, height = _board(args.board)
-    if not 10 <= args.tt_bits <= 30:
-        raise UsageError(f"--tt-bits must be 10 to 30, got {args.tt_bits}")
     if args.show and not args.write:
         return _show(args, width, height)
     store = Store(args.db)
@@ -359,7 +373,10 @@ def run_solve(args: argparse.Namespace) -> int:
             width, height, tt_bits=args.tt_bits, path_max=SOLVE_PATH_MAX, path_budget=SOLVE_PATH_BUDGET
         )
         solution.book = book_lines(solution, solver, args.book_plies)
-        solution.write(Path(args.write))
+        try:
+            solution.write(Path(args.write))
+        except OSError as exc:
+            raise write_failure(args.write, "solution file", exc) from None
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from gridarena.arena.backends import ALIASES, BACKENDS, Backend, make_backend
 from gridarena.arena.load import cores
+from gridarena.cli.options import CONCURRENCY
 from gridarena.cli.output import err, progress_enabled
 
 Report = Callable[[int, str], None]
@@ -28,7 +29,7 @@ Report = Callable[[int, str], None]
 
 def add_job_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--backend``, ``--concurrency`` and ``--ray-address`` for a batch of ``what`` (``openings``, ``games``)."""
-    parser.add_argument("--concurrency", type=int, help=f"{what} at once (default: every core)")
+    parser.add_argument("--concurrency", type=CONCURRENCY, help=f"{what} at once (default: every core)")
     parser.add_argument(
         "--backend",
         choices=[*BACKENDS, *ALIASES],

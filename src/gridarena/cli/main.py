@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from gridarena import __version__
+from gridarena.cli.options import OptionRangeError, Parser
 from gridarena.core.errors import GridArenaError
 
 
@@ -91,7 +93,7 @@ def build_parser(configure: Sequence[str] | None = None) -> argparse.ArgumentPar
     imported.
     """
     wanted = COMMANDS.keys() if configure is None else set(configure)
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gridarena", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"gridarena {__version__}")
@@ -118,20 +120,52 @@ def build_parser(configure: Sequence[str] | None = None) -> argparse.ArgumentPar
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; a ``GridArenaError`` becomes one line on stderr and exit code 1.
 
-    Any other exception is a bug: one line naming it and the command, exit 2 (the traceback with
-    ``--debug``).
+    A value out of its option's range is one line and exit code 1 too; a reader that closed our
+    output (``gridarena results | head -1``) ends the command quietly with exit code 141
+    (:data:`CLOSED_OUTPUT`). Any other exception is a bug: one line naming it and the command,
+    exit 2 (the traceback with ``--debug``).
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
-    name = chosen_command(argv)
-    args = build_parser([] if name is None else [name]).parse_args(argv)
     try:
-        return int(args.run(args))
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        return _closed_output()
+
+
+#: The exit code of a command whose output was closed: a shell's code for a program that SIGPIPE ended
+#: (128 + 13), as ``yes | head -1`` gives ``yes``. Python ignores SIGPIPE, so the write raises instead.
+CLOSED_OUTPUT: Final = 141
+
+
+def _closed_output() -> int:
+    """Stop writing to a closed stdout, so that the interpreter's last flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # a stdout without a descriptor (a test's capture) needs nothing
+        pass
+    return CLOSED_OUTPUT
+
+
+def _main(argv: list[str]) -> int:
+    name = chosen_command(argv)
+    try:
+        args = build_parser([] if name is None else [name]).parse_args(argv)
+    except OptionRangeError as exc:  # a value out of its option's range: one line, exit 1
+        print(exc, file=sys.stderr)
+        return 1
+    try:
+        code = int(args.run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+        return code
     except GridArenaError as exc:
         print(f"gridarena {args.command}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise
     except Exception as exc:
         if args.debug:
             raise

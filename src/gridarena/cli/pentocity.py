@@ -30,6 +30,7 @@ from gridarena.arena.singleplayer import RunSummary, summarize_runs
 from gridarena.arena.store import Store
 from gridarena.arena.text import format_mean
 from gridarena.cli.help import examples
+from gridarena.cli.options import CONCURRENCY, SEED, count, seconds
 from gridarena.cli.output import warn
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
@@ -60,8 +61,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sequence.add_argument(
         "--sequencer", required=True, metavar="NAME", help=f"one of: {', '.join(sorted(SEQUENCERS))}"
     )
-    sequence.add_argument("--seed", type=int, help="Java seed (a signed 64-bit integer); drawn when absent")
-    sequence.add_argument("--count", type=int, default=8, help="number of requests (default 8)")
+    sequence.add_argument("--seed", type=SEED, help="Java seed (a signed 64-bit integer); drawn when absent")
+    sequence.add_argument("--count", type=count(0, 10**6), default=8, help="number of requests (default 8)")
     sequence.add_argument("--json", action="store_true", help="print the requests as JSON on stdout")
     sequence.set_defaults(pentocity_handler=run_sequence)
     _configure_run(commands)
@@ -82,10 +83,10 @@ def _configure_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "--sequencer", default="random", metavar="NAME", help="sequencer (default random)"
     )
     seeds = run_parser.add_mutually_exclusive_group()
-    seeds.add_argument("--seed", type=int, help="replay this request stream in every repeat")
+    seeds.add_argument("--seed", type=SEED, help="replay this request stream in every repeat")
     seeds.add_argument("--seeds", metavar="LIST", help="one game per seed of this comma-separated list")
-    seeds.add_argument("--master", type=int, help="derive the repeats' seeds from this master seed")
-    run_parser.add_argument("--repeats", type=int, default=1, help="games to play (default 1)")
+    seeds.add_argument("--master", type=SEED, help="derive the repeats' seeds from this master seed")
+    run_parser.add_argument("--repeats", type=count(high=10**6), default=1, help="games to play (default 1)")
     _common_options(run_parser, workers=1)
     run_parser.set_defaults(pentocity_handler=run_run)
 
@@ -109,9 +110,14 @@ def _configure_tournament(commands: argparse._SubParsersAction[argparse.Argument
 
 
 def _common_options(parser: argparse.ArgumentParser, workers: int) -> None:
-    parser.add_argument("--workers", type=int, default=workers, help=f"worker processes (default {workers})")
     parser.add_argument(
-        "--cpu-time", type=float, default=300.0, help="CPU seconds per game, as Java's 300 (0: no limit)"
+        "--workers", type=CONCURRENCY, default=workers, help=f"worker processes (default {workers})"
+    )
+    parser.add_argument(
+        "--cpu-time",
+        type=seconds(high=86400),
+        default=300.0,
+        help="CPU seconds per game, as Java's 300 (0: no limit)",
     )
     parser.add_argument(
         "--db",
@@ -130,8 +136,6 @@ def run(args: argparse.Namespace) -> int:
 
 def run_sequence(args: argparse.Namespace) -> int:
     """Print ``--count`` requests of ``--sequencer`` seeded with ``--seed``."""
-    if args.count < 0:
-        raise UsageError(f"--count must be at least 0, got {args.count}")
     seed = args.seed
     if seed is None:
         seed = entropy_seed()
@@ -163,14 +167,8 @@ def _check_sequencer(name: str) -> None:
     Pentocity(sequencer=name)
 
 
-def _check_positive(option: str, value: int) -> None:
-    if value < 1:
-        raise UsageError(f"{option} must be at least 1, got {value}")
-
-
 def run_seeds(args: argparse.Namespace) -> list[tuple[int, int]]:
     """(sequencer seed, player seed) of every game that ``run`` plays."""
-    _check_positive("--repeats", args.repeats)
     if args.seeds is not None:
         if args.repeats != 1:
             raise UsageError("--seeds plays one game per seed; leave out --repeats")
@@ -281,7 +279,6 @@ def summarize(results: list[Run]) -> RunSummary:
 
 def run_run(args: argparse.Namespace) -> int:
     """Play ``--repeats`` games (or one per ``--seeds`` item) and print the scores with mean and CI."""
-    _check_positive("--workers", args.workers)
     _check_sequencer(args.sequencer)
     make_bot(Pentocity(sequencer=args.sequencer), args.player)  # a bad spec fails before any game
     runs = run_seeds(args)
@@ -324,7 +321,6 @@ def _run_json(args: argparse.Namespace, results: list[Run], summary: RunSummary)
 
 def run_tournament(args: argparse.Namespace) -> int:
     """Play players × sequencers × seeds and print our means beside the 2016 ones."""
-    _check_positive("--workers", args.workers)
     players = split_players(args.players)
     sequencers = [s.strip() for s in args.sequencers.split(",") if s.strip()]
     seeds = parse_seed_list(args.seeds)
@@ -334,23 +330,26 @@ def run_tournament(args: argparse.Namespace) -> int:
         make_bot(Pentocity(), player)
 
     cells: dict[tuple[str, str], list[Run]] = {}
+    names: list[str] = []
     backend = _backend(args.workers)
     try:
         for sequencer in sequencers:
             found = play_series(args, sequencer, players, [(s, s) for s in seeds], backend, lambda run: None)
-            for player, name in zip(players, found, strict=True):
-                cells[(sequencer, player)] = found[name]
+            names = list(found)  # the players' names (a long spec is shown by a short one)
+            for name in names:
+                cells[(sequencer, name)] = found[name]
                 if not args.quiet:
                     mean = summarize(found[name]).mean
                     shown = mean if mean is None else round(mean, 1)
-                    print(f"{player} on {sequencer}: mean {shown}", file=sys.stderr)
+                    print(f"{name} on {sequencer}: mean {shown}", file=sys.stderr)
     finally:
         backend.close()
     table = {key: summarize(results) for key, results in cells.items()}
     if args.json:
-        print(json.dumps(_tournament_json(players, sequencers, seeds, cells, table)))
+        data = _tournament_json(names, sequencers, seeds, cells, table)
+        print(json.dumps({**data, "specs": dict(zip(names, players, strict=True))}))
     else:
-        for line in tournament_table(players, sequencers, table):
+        for line in tournament_table(names, sequencers, table):
             print(line)
     return 0 if not any(s.failures for s in table.values()) else 1
 

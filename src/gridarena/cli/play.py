@@ -26,6 +26,8 @@ from typing import Any
 from gridarena.arena.load import overload
 from gridarena.arena.players import entrant_spec, players_from_file
 from gridarena.arena.replay import ReplayRecorder
+from gridarena.arena.runner import entrant_names
+from gridarena.cli.options import GRACE, SEED, count
 from gridarena.cli.output import err, print_json, warn
 from gridarena.cli.progress import Ticker, ticker
 from gridarena.core.bot import Closes
@@ -46,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     who.add_argument(
         "--players-file", metavar="TOML", help="the seats from a players file ([[player]] tables)"
     )
-    parser.add_argument("--seed", type=int, help="seed of the game (drawn and printed when absent)")
+    parser.add_argument("--seed", type=SEED, help="seed of the game (drawn and printed when absent)")
     parser.add_argument(
         "--time",
         help="time control, as in `gridarena tournament`: 0.15, 150ms, 1/0.05, account:2, total:300, 60+0.5",
@@ -54,12 +56,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time control measures")
     parser.add_argument(
         "--grace",
-        type=float,
+        type=GRACE,
         default=DEFAULT_GRACE,
         help="seconds a late answer is forgiven (default: %(default)s)",
     )
     parser.add_argument("--replay", metavar="FILE", help="write the replay (JSON Lines) to FILE")
-    parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    parser.add_argument("--max-plies", type=count(), help="adjudicate a draw after this many plies")
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     parser.add_argument("--quiet", action="store_true", help="print only the result line")
 
@@ -105,6 +107,7 @@ def play_one(
     if grace < 0:
         raise GridArenaError(f"--grace must be 0 or more seconds, not {grace}")
     bots = [make_bot(game, spec) for spec in specs]
+    names = entrant_names(specs, game.name)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         if not as_json:
@@ -113,7 +116,9 @@ def play_one(
     recorders: list[Recorder] = []
     if replay:
         state = game.new_initial_state(seed)
-        recorders.append(ReplayRecorder(replay, game, list(specs), seed, state, time_control=control))
+        recorders.append(
+            ReplayRecorder(replay, game, names, seed, state, time_control=control, players_specs=list(specs))
+        )
     # A person at the terminal reads the board there: no bar beneath it.
     silent = quiet or as_json or any(parse_spec(spec)[0] == "human" for spec in specs)
     try:
@@ -122,7 +127,7 @@ def play_one(
                 game,
                 bots,
                 seed=seed,
-                names=list(specs),
+                names=names,
                 clock=game_clock(control, game.num_players, clock=clock, grace=grace),
                 max_plies=max_plies,
                 recorders=[*recorders, PlyCounter(tick)],
@@ -131,9 +136,9 @@ def play_one(
         for bot in bots:
             if isinstance(bot, Closes):
                 bot.close()
-    summary = game_summary(game, specs, seed, control, record, replay)
+    summary = game_summary(game, specs, seed, control, record, replay, names)
     if control is not None:
-        _warn_of_load(loaded or overload(), record, specs)
+        _warn_of_load(loaded or overload(), record, names)
     if as_json:
         print_json(summary)
         return 0
@@ -159,14 +164,13 @@ class PlyCounter:
         """Nothing: the result is printed by the command."""
 
 
-def _warn_of_load(loaded: str | None, record: GameRecord, specs: Sequence[str]) -> None:
+def _warn_of_load(loaded: str | None, record: GameRecord, names: Sequence[str]) -> None:
     """A timed game on a busy machine: say so (as tournaments do), above all when a move came too late."""
     if loaded is None:
         return
     outcome = record.outcome
     if outcome.termination == "timeout" and outcome.forfeit_player is not None:
-        spec = specs[outcome.forfeit_player]
-        warn(f"{parse_spec(spec)[1].get('name', spec)} lost on time while the {loaded}")
+        warn(f"{names[outcome.forfeit_player]} lost on time while the {loaded}")
     else:
         warn(loaded)
 
@@ -178,8 +182,10 @@ def game_summary(
     control: str | None,
     record: GameRecord,
     replay: str | None,
+    names: Sequence[str],
 ) -> dict[str, JSON]:
-    """The result of one game as JSON: who won (seats with rank 1), why, and what the game reports."""
+    """The result of one game as JSON: who won (seats with rank 1), why, and what the game reports;
+    ``players`` are the names the players are shown by (:func:`entrant_names`), ``specs`` their specs."""
     outcome = record.outcome
     ranks = outcome.ranks()
     winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
@@ -187,7 +193,8 @@ def game_summary(
         "game": game.name,
         "params": dict(game.params),
         "seed": seed,
-        "players": list(specs),
+        "players": list(names),
+        "specs": list(specs),
         "time": control,
         "returns": list(outcome.returns),
         "ranks": list(ranks),

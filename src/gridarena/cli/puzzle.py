@@ -29,10 +29,11 @@ from dataclasses import replace
 from typing import Final
 
 from gridarena.cli.help import examples
+from gridarena.cli.options import NODES, SEED, Number, count, physical_memory, seconds, size
 from gridarena.cli.puzzle_cases import PuzzleUsageError, case_paths
 from gridarena.cli.puzzle_output import SearchLine, announce, build_bar, report, totals
 from gridarena.core.errors import GridArenaError
-from gridarena.core.files import read_text
+from gridarena.core.files import FileKind, read_stream_text, read_text
 from gridarena.games.slidingpuzzle.ai.anytime import solve_anytime
 from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic, pdb_heuristic
 from gridarena.games.slidingpuzzle.ai.idastar import NODE_LIMIT, IdaStar, default_memory
@@ -77,26 +78,6 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def parse_size(text: str) -> int:
-    """A memory size such as ``4G``, ``512M``, ``100K`` or bytes.
-
-    >>> parse_size("4G"), parse_size("512m"), parse_size("1000")
-    (4294967296, 536870912, 1000)
-    """
-    raw = text.strip().upper().removesuffix("B")
-    number, unit = (raw[:-1], raw[-1]) if raw and raw[-1] in _UNITS else (raw, "")
-    try:
-        value = float(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 4G, 512M or 1000000") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a size cannot be negative")
-    return int(value * _UNITS[unit])
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add ``solve``, ``check``, ``pdb build`` and ``bench``."""
     commands = parser.add_subparsers(dest="puzzle_command", metavar="COMMAND", required=True)
@@ -135,22 +116,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     solve_cmd.add_argument(
         "--max-nodes",
-        type=int,
+        type=NODES,
         help="stop the optimal search after about this many expansions (default: no limit)",
     )
     solve_cmd.add_argument(
-        "--time", type=float, metavar="SECONDS", help="stop after this many seconds (default: no limit)"
+        "--time",
+        type=seconds(above=0),
+        metavar="SECONDS",
+        help="stop after this many seconds (default: no limit)",
     )
     solve_cmd.add_argument(
         "--memory",
-        type=parse_size,
+        type=size(low=1 << 20, high=physical_memory(), high_text="the machine's memory"),
         metavar="SIZE",
         help="limit of the transposition table, e.g. 4G or 512M: it starts small and grows only while the "
         "search needs it (default: 1G, or an eighth of the machine's memory if less)",
     )
     solve_cmd.add_argument(
         "--threads",
-        type=int,
+        type=count(1, 1024),
         default=os.cpu_count() or 1,
         help="IDA* threads (default: every core; the homework allows one)",
     )
@@ -167,7 +151,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     solve_cmd.add_argument(
         "--weight",
-        type=float,
+        type=Number(float, 1.0, 100.0),
         default=1.0,
         help="weighted A* (f = g + W*h, W > 1) with the PDBs (--algo pdb) or Manhattan (--algo astar): an "
         "answer at most W times the optimal length, for boards too hard to solve optimally (default 1: optimal)",
@@ -184,7 +168,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check_cmd.add_argument(
         "answer", help="the answer file: the number of slides, then one `cell direction` line each"
     )
-    check_cmd.add_argument("--optimal", type=int, help="also require this length")
+    check_cmd.add_argument("--optimal", type=count(0), help="also require this length")
     check_cmd.set_defaults(puzzle_handler=run_check)
 
     pdb_cmd = commands.add_parser(
@@ -206,7 +190,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     build.add_argument("--blank-first", action="store_true", help="classic boards: Korf's goal (blank first)")
     build.add_argument(
-        "--blanks", type=int, default=2, help="blanks of a configuration's 0/-1 base board (2)"
+        "--blanks", type=count(1, 2), default=2, help="blanks of a configuration's 0/-1 base board (2)"
     )
     build.add_argument(
         "--storage",
@@ -225,17 +209,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     bench.add_argument("--board", default="homework", help="'homework' or RxC (default homework)")
     bench.add_argument("--blank-first", action="store_true", help="classic boards: Korf's goal (blank first)")
-    bench.add_argument("--count", type=int, default=100, help="how many boards (default 100)")
+    bench.add_argument("--count", type=count(high=10**6), default=100, help="how many boards (default 100)")
     bench.add_argument(
-        "--walk", type=int, default=1000, help="slides of each random walk (0: uniform random boards)"
+        "--walk", type=count(0), default=1000, help="slides of each random walk (0: uniform random boards)"
     )
-    bench.add_argument("--seed", type=int, help="first instance's seed (drawn and printed when absent)")
+    bench.add_argument("--seed", type=SEED, help="first instance's seed (drawn and printed when absent)")
     bench.add_argument("--partition", help="PDB partition; without it, Manhattan distance")
     bench.add_argument("--mirror", action="store_true", help="also look the mirrored board up")
     bench.add_argument("--pdb", metavar="DIR", help="PDB directory (default: the cache)")
     bench.add_argument(
         "--max-nodes",
-        type=int,
+        type=NODES,
         default=1 << 62,
         help="give up on a board after this many expansions (default: never)",
     )
@@ -253,9 +237,9 @@ def run(args: argparse.Namespace) -> int:
     return handler(args)
 
 
-def _read(path: str, what: str = "case") -> str:
+def _read(path: str, what: FileKind = "case") -> str:
     if path == "-":
-        return sys.stdin.read()
+        return read_stream_text(sys.stdin.buffer, "<stdin>", what)
     return read_text(path, what)
 
 
@@ -283,8 +267,6 @@ class _Tables:
         args = self.args
         key = (id(heuristic), weight)
         if key not in self.solvers:
-            if args.threads < 1:
-                raise PuzzleUsageError(f"--threads must be at least 1, not {args.threads}")
             memory = args.memory if args.memory is not None else default_memory()
             if weight != 1.0:
                 memory //= 8

@@ -30,7 +30,7 @@ def case_paths(names: Sequence[str], *, blank_first: bool = False) -> tuple[list
     skipped: list[str] = []
     for name in names:
         folder = Path(name)
-        if name == "-" or not folder.is_dir():
+        if name in ("-", "") or not folder.is_dir():  # Path("") is the current folder: not asked for
             paths.append(name)
             continue
         found, passed = [], []

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from gridarena.arena.replay import Replay, format_replay, read_replay, replay_game, replay_start, replay_turn
 from gridarena.cli.help import examples
+from gridarena.cli.options import count
 from gridarena.cli.output import err, print_json, warn
 from gridarena.core.errors import GridArenaError, ReplayFormatError
 
@@ -30,7 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--svg", metavar="OUT", help="write the board of one ply as SVG (the game's renderer)"
     )
-    parser.add_argument("--ply", type=int, help="the ply --svg draws: 0 is the start (default: the last)")
+    parser.add_argument(
+        "--ply", type=count(0), help="the ply --svg draws: 0 is the start (default: the last)"
+    )
     parser.add_argument(
         "--html", metavar="OUT", help="write one self-contained HTML viewer (script, replay, frames inline)"
     )

@@ -9,19 +9,22 @@ gridarena results --list                            # every tournament in the da
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from gridarena.arena.report import build_report
+from gridarena.arena.runner import entrant_names
 from gridarena.arena.store import Store, StoreError, database_path
 from gridarena.arena.text import DASH, format_text, standings_csv
+from gridarena.cli.options import ROW_ID
 from gridarena.cli.output import print_json
+from gridarena.core.files import write_text
+from gridarena.core.words import spec_title
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``gridarena results``."""
     parser.add_argument("--db", help="database file (default: $GRIDARENA_DB, else ./gridarena.sqlite)")
-    parser.add_argument("--tournament", type=int, help="tournament id (default: the latest)")
+    parser.add_argument("--tournament", type=ROW_ID, help="tournament id (default: the latest)")
     parser.add_argument("--list", action="store_true", help="list the tournaments in the database")
     parser.add_argument("--exclude-forfeits", action="store_true", help="also report without forfeited games")
     out = parser.add_mutually_exclusive_group()
@@ -50,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     with Store(path) as store:
         if args.list:
             for t in store.tournaments():
-                print(f"{t.id}\t{t.created}\t{t.status}\t{t.config['game']}\t{','.join(t.config['players'])}")
+                names = entrant_names(t.config["players"], str(t.config["game"]))
+                print(
+                    f"{t.id}\t{t.created}\t{t.status}\t{spec_title(str(t.config['game']))}\t{','.join(names)}"
+                )
             return 0
         tournament = store.tournament(args.tournament).id
         report = build_report(store, tournament, exclude_forfeits=args.exclude_forfeits)
@@ -61,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if args.csv == "-":
             print(text, end="")
         else:
-            Path(args.csv).write_text(text)
+            write_text(args.csv, text, "CSV file")
     else:
         print(format_text(report))
         print()

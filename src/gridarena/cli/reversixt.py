@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 
 from gridarena.cli.help import examples
-from gridarena.core.errors import GridArenaError
+from gridarena.cli.options import count
 from gridarena.games.reversixt.formats import read_map, resolve_map_path
 from gridarena.games.reversixt.mapinfo import describe
 from gridarena.games.reversixt.net.trace import read_trace_text, verify
@@ -33,10 +33,6 @@ from gridarena.games.reversixt.net.trace import read_trace_text, verify
 NET_MODULE = "gridarena.cli.reversixt_net"
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-class UsageError(GridArenaError, ValueError):
-    """A command-line value that is out of range."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +66,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         **examples("gridarena reversixt perft othello8 --depth 8 --json"),
     )
     perft.add_argument("map", help="a map file (.gz allowed) or a project map name")
-    perft.add_argument("--depth", type=int, required=True, help="plies (moves of any player)")
+    perft.add_argument("--depth", type=count(0, 100), required=True, help="plies (moves of any player)")
     perft.add_argument("--json", action="store_true", help='print {"leaves": N, "seconds": S}')
     perft.set_defaults(reversixt_handler=run_perft)
 
@@ -125,8 +121,6 @@ def run_mapinfo(args: argparse.Namespace) -> int:
 
 def run_perft(args: argparse.Namespace) -> int:
     """Count with the fast engine; the first call compiles (numba, cached), so it is timed apart."""
-    if args.depth < 0:
-        raise UsageError("--depth must be 0 or more")
     board = read_map(resolve_map_path(args.map))
     from gridarena.games.reversixt.fast import perft
 

@@ -30,6 +30,7 @@ from typing import IO, Any
 from gridarena.arena.replay import ReplayRecorder, write_document
 from gridarena.arena.runner import GameTask, result_record, time_stats
 from gridarena.arena.store import Store
+from gridarena.cli.options import GRACE, PORT, SEED, count, seconds
 from gridarena.core.errors import UnknownNameError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
 from gridarena.core.play import Recorder
@@ -54,7 +55,7 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
     clock = parser.add_mutually_exclusive_group()
     clock.add_argument(
         "--time",
-        type=float,
+        type=seconds(),
         default=0.0,
         metavar="SECONDS",
         help="the reference server's -t, in its meaning: seconds added to each player's time account "
@@ -69,20 +70,20 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--depth",
-        type=int,
+        type=count(0, 255),
         default=1,
         metavar="D",
         help="depth limit sent with each request, 0 = none (default 1, as the reference's -d)",
     )
     parser.add_argument(
-        "--port", type=int, default=7777, help="base port; a busy one moves to the next (default 7777)"
+        "--port", type=PORT, default=7777, help="base port; a busy one moves to the next (default 7777)"
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--result", metavar="FILE", help="result file: map name, then group, points, time, status"
     )
     parser.add_argument(
-        "--games", type=int, default=1, metavar="N", help="games to play in a row (default 1)"
+        "--games", type=count(high=10**6), default=1, metavar="N", help="games to play in a row (default 1)"
     )
     parser.add_argument("--log", metavar="FILE", help="readable log with every move")
     parser.add_argument(
@@ -101,11 +102,11 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
         help="store the games in this results database as a tournament's (gridarena results, serve)",
     )
     parser.add_argument(
-        "--wait", type=float, metavar="N", help="wait at most N seconds for the clients of a game"
+        "--wait", type=seconds(above=0), metavar="N", help="wait at most N seconds for the clients of a game"
     )
     parser.add_argument(
         "--grace",
-        type=float,
+        type=GRACE,
         default=0.0,
         metavar="SECONDS",
         help="lateness allowed past the account (default 0)",
@@ -116,24 +117,24 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
 def configure_client(parser: argparse.ArgumentParser) -> None:
     """The options of ``gridarena reversixt client``."""
     parser.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=7777, help="server port (default 7777)")
+    parser.add_argument("--port", type=count(1, 65535), default=7777, help="server port (default 7777)")
     parser.add_argument(
-        "--group", type=int, default=0, metavar="G", help="group number sent to the server (0..255)"
+        "--group", type=count(0, 255), default=0, metavar="G", help="group number sent to the server (0..255)"
     )
     parser.add_argument(
         "--bot", default="random", metavar="NAME", help="a ReversiXT bot spec (default random)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="the bot's seed (default 0)")
     parser.add_argument(
         "--fallback-time",
-        type=float,
+        type=seconds(above=0),
         default=1.0,
         metavar="SECONDS",
         help="seconds per move when a request has neither time nor depth (default 1)",
     )
     parser.add_argument(
         "--wait",
-        type=float,
+        type=seconds(),
         default=0.0,
         metavar="N",
         help="keep retrying a refused connection for N seconds (default 0: fail at once)",
@@ -141,6 +142,27 @@ def configure_client(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quiet", action="store_true", help="print only warnings, errors and what the client waits for"
     )
+
+
+class _LogFile(logging.FileHandler):
+    """``--log FILE``: a write that fails (a full disk) stops the log and is reported once, at the end,
+    instead of logging's own traceback on every record."""
+
+    failure: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        """Keep the first failure and write no more."""
+        error = sys.exc_info()[1]
+        if self.failure is None:
+            self.failure = str(getattr(error, "strerror", None) or error)
+        self.setLevel(logging.CRITICAL + 1)
+
+    def close(self) -> None:
+        """Close the file; a failed last flush is kept like a failed write."""
+        try:
+            super().close()
+        except OSError as exc:
+            self.failure = self.failure or exc.strerror or str(exc)
 
 
 @contextmanager
@@ -153,9 +175,10 @@ def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[No
     console.setLevel(console_level)
     console.setFormatter(logging.Formatter("%(message)s"))
     handlers.append(console)
+    log: _LogFile | None = None
     if log_file is not None:
         try:
-            file_handler = logging.FileHandler(log_file, mode="w", encoding="utf-8")
+            file_handler = log = _LogFile(log_file, mode="w", encoding="utf-8")
         except OSError as exc:
             raise ServerError(f"--log {log_file}: {exc.strerror or exc}") from exc
         file_handler.setLevel(logging.DEBUG)
@@ -173,6 +196,8 @@ def _logging(name: str, console_level: int, log_file: str | None) -> Iterator[No
             handler.close()
         logger.setLevel(old_level)
         logger.propagate = old_propagate
+    if log is not None and log.failure is not None:
+        raise ServerError(f"--log {log_file}: {log.failure}")
 
 
 def trace_path(template: str, game: int, games: int) -> str:

@@ -12,16 +12,17 @@ state saved as JSON (``--state FILE``). Deepening stops at ``--depth``, ``--node
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from gridarena.bots.search_bots import resolve_heuristic
+from gridarena.cli.options import count, seconds
 from gridarena.cli.output import err, print_json
 from gridarena.core.clock import TimeControl
 from gridarena.core.errors import GridArenaError, StateFormatError
 from gridarena.core.files import read_text
+from gridarena.core.numbers import load_json
 from gridarena.core.registry import make
 from gridarena.core.types import Game, GameState
 from gridarena.search.adversarial import Evaluate, Progress
@@ -56,9 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the search: alphabeta (two players, default), paranoid, maxn or brs (several), minimax",
     )
     parser.add_argument("--heuristic", help="the game's evaluation function (default: the game's default)")
-    parser.add_argument("--depth", type=int, help="deepest iteration")
-    parser.add_argument("--nodes", type=int, help="node budget")
-    parser.add_argument("--time", type=float, help="seconds to search")
+    parser.add_argument("--depth", type=count(1, 1000), help="deepest iteration")
+    parser.add_argument("--nodes", type=count(high=2**62), help="node budget")
+    parser.add_argument("--time", type=seconds(above=0), help="seconds to search")
     parser.add_argument("--json", action="store_true", help="print the iterations as JSON on stdout")
 
 
@@ -66,8 +67,8 @@ def position(game: Game[Any], moves: str, state_file: str | None) -> GameState[A
     """The state to analyse: a JSON file, or the initial state after the listed moves."""
     if state_file is not None:
         try:
-            data = json.loads(read_text(state_file, "state file"))
-        except (json.JSONDecodeError, RecursionError) as exc:
+            data = load_json(read_text(state_file, "state file"))
+        except (ValueError, RecursionError) as exc:  # not JSON, or a number too long
             raise StateFormatError(f"{state_file}: cannot read a JSON state ({exc})") from None
         saved: GameState[Any] = game.state_from_json(data)
         return saved

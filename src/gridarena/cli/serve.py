@@ -1,8 +1,8 @@
 """Serve the web viewer: tournaments, replays of every game, live standings, play against bots.
 
 The database is opened read-only; a tournament running in another process shows up live. The
-server listens on 127.0.0.1 unless --host names another address. Needs the web extra:
-pip install 'gridarena[web]'.
+server listens on 127.0.0.1 unless --host names another address. Bots of the play page think in
+--workers worker processes (default: the cores). Needs the web extra: pip install 'gridarena[web]'.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import webbrowser
 
 from gridarena.arena.store import DEFAULT_DB, ENV_DB, database_path
 from gridarena.cli.help import examples
+from gridarena.cli.options import count, seconds
 from gridarena.cli.output import err, warn
 from gridarena.core.errors import GridArenaError
 
@@ -37,10 +38,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host", help="address to listen on (default 127.0.0.1; any other address must be given here)"
     )
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--port", type=count(1, 65535), default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--open", action="store_true", help="open the viewer in a web browser")
     parser.add_argument(
-        "--poll", type=float, default=1.0, help="seconds between database reads for live pages (default 1)"
+        "--poll",
+        type=seconds(0.1, 3600),
+        default=1.0,
+        help="seconds between database reads for live pages (default 1)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=count(1, 64),
+        metavar="N",
+        help="worker processes for the play page's bots and hints, 1 to 64 (default: the cores)",
     )
 
 
@@ -50,13 +60,13 @@ def run(args: argparse.Namespace) -> int:
         from gridarena.web.app import create_app
         from gridarena.web.guard import LOOPBACK_NAMES
         from gridarena.web.server import DEFAULT_HOST, check_host, is_loopback, serve
+        from gridarena.web.workers import check_workers
     except ImportError as exc:
         raise GridArenaError(
             f"gridarena serve needs the web extra ({exc.name} is missing): pip install 'gridarena[web]'"
         ) from None
     host = check_host(args.host or DEFAULT_HOST, explicit=args.host is not None)
-    if not 0 <= args.port <= 65535:
-        raise GridArenaError(f"--port {args.port}: a port is 0 to 65535")
+    workers = None if args.workers is None else check_workers(args.workers)
     path = database_path(args.db)
     db = path if args.db is not None or path.exists() else None
     if db is None:
@@ -64,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     replays = args.replays or path.with_name(f"{path.stem}.replays")
     # The Host header must name this machine, unless the viewer was meant for the network.
     hosts = [*LOOPBACK_NAMES, host] if is_loopback(host) else ["*"]
-    app = create_app(db, replays, poll=args.poll, hosts=hosts)
+    app = create_app(db, replays, poll=args.poll, hosts=hosts, workers=workers)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{args.port}/"
     if not is_loopback(host):
         warn(f"listening on {host}: anyone who reaches it can read the results and run bots")

@@ -18,23 +18,24 @@ from gridarena.arena.elo import EloFigures
 from gridarena.arena.match import MatchStats, match_stats
 from gridarena.arena.sprt import SprtConfig
 from gridarena.arena.text import format_number, format_percent, format_report, format_sprt
+from gridarena.cli.options import GAMES
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``stats`` options to ``parser``."""
     counts = parser.add_mutually_exclusive_group(required=True)
     counts.add_argument(
-        "--wld", nargs=3, type=int, metavar=("W", "L", "D"), help="the candidate's wins, losses and draws"
+        "--wld", nargs=3, type=GAMES, metavar=("W", "L", "D"), help="the candidate's wins, losses and draws"
     )
     counts.add_argument(
         "--penta",
         nargs=5,
-        type=int,
+        type=GAMES,
         metavar=("LL", "LD", "DD", "WD", "WW"),
         help="pair results from the candidate's side; DD counts DD and WL pairs together",
     )
     parser.add_argument(
-        "--wl", type=int, default=None, metavar="K", help="with --penta: K of the DD pairs were WL pairs"
+        "--wl", type=GAMES, default=None, metavar="K", help="with --penta: K of the DD pairs were WL pairs"
     )
     parser.add_argument(
         "--sprt", default=None, metavar="ELO0,ELO1,ALPHA,BETA", help="also print the SPRT, e.g. 0,5,0.05,0.05"

@@ -42,6 +42,7 @@ from gridarena.arena.tournament import (
     default_concurrency,
     run_tournament,
 )
+from gridarena.cli.options import CONCURRENCY, GRACE, ROW_ID, SEED, count
 from gridarena.cli.output import err, print_json, progress_enabled, warn
 from gridarena.cli.progress import ticker
 from gridarena.core.clock import DEFAULT_GRACE
@@ -54,12 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="game name or spec (not needed with --resume)")
     parser.add_argument("--players", help="comma-separated bot specs; name=... sets a display name")
     parser.add_argument(
-        "--games", type=int, help="games per encounter, rounded up to whole blocks (default 2)"
+        "--games", type=count(), help="games per encounter, rounded up to whole blocks (default 2)"
     )
     parser.add_argument("--time", help="time control: 0.15, 150ms, 1/0.05, account:2, total:300, 60+0.5")
     parser.add_argument("--clock", choices=CLOCK_KINDS, default="wall", help="what the time control measures")
-    parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, help="seconds an answer may be late")
-    parser.add_argument("--seed", type=int, help="master seed (drawn, printed and stored when absent)")
+    parser.add_argument("--grace", type=GRACE, default=DEFAULT_GRACE, help="seconds an answer may be late")
+    parser.add_argument("--seed", type=SEED, help="master seed (drawn, printed and stored when absent)")
     parser.add_argument(
         "--seeds",
         help="the games' own seeds instead of --games, one round each: 869,84,400 (single-player runs), "
@@ -72,19 +73,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="round-robin (default: every group of players meets) or gauntlet (candidates against the rest)",
     )
     parser.add_argument(
-        "--candidates", type=int, default=1, help="gauntlet: the first K players are candidates"
+        "--candidates", type=count(), default=1, help="gauntlet: the first K players are candidates"
     )
     parser.add_argument("--no-swap", action="store_true", help="do not replay pairs with the seats swapped")
     parser.add_argument(
         "--all-orders", action="store_true", help="k seats: every seating, not only rotations"
     )
     parser.add_argument(
-        "--max-groups", type=int, default=200, help="k seats: above this, seeded random groups"
+        "--max-groups", type=count(), default=200, help="k seats: above this, seeded random groups"
     )
-    parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    parser.add_argument("--max-plies", type=count(), help="adjudicate a draw after this many plies")
     parser.add_argument("--opening", help="opening of each block, e.g. 'random(plies=2)'")
     parser.add_argument("--sprt", help="elo0,elo1,alpha,beta: stop once the test decides (two players)")
-    parser.add_argument("--concurrency", type=int, help="games at once (default: cores, one less if timed)")
+    parser.add_argument(
+        "--concurrency", type=CONCURRENCY, help="games at once (default: cores, one less if timed)"
+    )
     parser.add_argument("--force-concurrency", action="store_true", help="allow a timed run above the cores")
     parser.add_argument(
         "--backend",
@@ -95,7 +98,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", help="Ray cluster to join (default: $RAY_ADDRESS, else a local one)")
     parser.add_argument("--db", help="database file (default: $GRIDARENA_DB, else ./gridarena.sqlite)")
     parser.add_argument("--durable", action="store_true", help="synchronous=FULL: survive a power loss too")
-    parser.add_argument("--resume", type=int, nargs="?", const=-1, metavar="ID", help="continue a tournament")
+    parser.add_argument(
+        "--resume", type=ROW_ID, nargs="?", const=-1, metavar="ID", help="continue a tournament"
+    )
     parser.add_argument(
         "--new", action="store_true", help="start even if the same configuration is unfinished"
     )

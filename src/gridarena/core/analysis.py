@@ -40,6 +40,8 @@ class Evaluation:
     ``exact``: a proven value (a game result, a distance), not an estimate. ``plies``: for an exact
     result, the plies to the end with best play when known. ``best``: the analyser's own move there
     (as text) when it has one. ``text``: the value as people read it (``won in 13``, ``+0.35``).
+    ``error``: how far an estimate may be off on the value's own scale (0 for an exact value, or an
+    analyser that repeats itself): a move is marked only for a change beyond it (:func:`mark`).
     """
 
     value: float
@@ -47,6 +49,7 @@ class Evaluation:
     plies: int | None = None
     best: str | None = None
     text: str = ""
+    error: float = 0.0
 
     def to_json(self) -> dict[str, JSON]:
         """The evaluation as the analysis JSON holds it."""
@@ -56,6 +59,7 @@ class Evaluation:
             "plies": self.plies,
             "best": self.best,
             "text": self.text,
+            "error": self.error,
         }
 
 
@@ -93,21 +97,24 @@ def mark(kind: Kind, before: Evaluation, after: Evaluation) -> str | None:
     an estimate and a proven result is at most a ``mistake`` (only two proven results make a
     blunder certain). ``distance``:
     ``wasted`` for a move that does not bring the goal one move closer. ``score``: by the regret as
-    a fraction of the score still to be had (:data:`SCORE_MARKS`).
+    a fraction of the score still to be had (:data:`SCORE_MARKS`). A drop or a regret counts only
+    beyond the two values' uncertainty (``error``): what noise alone can make is no mark.
 
     >>> mark("result", Evaluation(1.0, True, 9), Evaluation(1.0, True, 12))
     'slower'
     >>> mark("result", Evaluation(0.3), Evaluation(-0.2)), mark("score", Evaluation(100.0), Evaluation(99.0))
     ('mistake', None)
+    >>> mark("result", Evaluation(0.3, error=0.2), Evaluation(-0.2, error=0.2))  # 0.5 - 0.4 is no mark
     """
     if kind == "distance":
         return "wasted" if loss(kind, before, after) > 0 else None
+    noise = before.error + after.error
     if kind == "score":
-        regret = loss(kind, before, after) / max(abs(before.value), 1.0)
+        regret = (loss(kind, before, after) - noise) / max(abs(before.value), 1.0)
         return next((name for limit, name in SCORE_MARKS if regret >= limit), None)
     if before.exact and after.exact:
         return _exact_mark(before, after)
-    drop = loss(kind, before, after)
+    drop = loss(kind, before, after) - noise
     found = next((name for limit, name in RESULT_MARKS if drop >= limit), None)
     if found == "blunder" and (before.exact or after.exact):
         return "mistake"  # one side is only an estimate: the position may have been lost already

@@ -58,7 +58,9 @@ class BotEntry:
     The factory is called as ``factory(game, seed=..., **values)`` with exactly the declared
     parameters that were given, each checked and converted; a test holds every factory's signature
     to its declaration (names and defaults) and refuses ``**kwargs``. ``title`` is the display name
-    (``AB_Improved``); empty, the catalogue name is shown.
+    (``AB_Improved``); empty, the catalogue name is shown. ``shown_by`` names the parameters whose
+    value names the bot better than either (``external``: its command, shown by the program's name),
+    the first one given counts; both apply only where a spec is too long to show as it is.
     """
 
     factory: str
@@ -66,6 +68,7 @@ class BotEntry:
     params: Mapping[str, Param] = field(default_factory=dict)
     reaches: frozenset[Reach] = frozenset()
     title: str = ""
+    shown_by: tuple[str, ...] = ()
 
     def all_params(self) -> dict[str, Param]:
         """The declared parameters and the common ones (``name``, ``seed``)."""
@@ -100,7 +103,9 @@ class GameEntry:
     ``factory`` builds the game (its ``PARAMETERS`` declare each parameter's range); ``bots`` are the
     game's own bots; ``renderer`` (``render_svg``), ``analyser`` (``make_analyser``) and ``evaluators``
     (a table ``name -> evaluate(state, player)`` for the generic search bots, whose names are
-    ``heuristics``) are lazy ``"module:attr"`` references; ``play`` says how the browser offers it.
+    ``heuristics``) are lazy ``"module:attr"`` references; ``play`` says how the browser offers it;
+    ``words`` (a :class:`~gridarena.core.words.Words`) is what the game says to people: its seats'
+    colours, how a game ended, its parameters.
     """
 
     name: str
@@ -112,6 +117,7 @@ class GameEntry:
     evaluators: str | None = None
     heuristics: tuple[str, ...] = ()
     play: PlayEntry | None = None
+    words: str | None = None
 
 
 def check_bot_values(

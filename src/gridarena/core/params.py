@@ -364,6 +364,8 @@ class FileOrName(Param):
     what: str
     names: Callable[[], Collection[str]]
     most: int = 4096
+    #: A parameter that, when given, holds the file's content: the name is then a label, never read.
+    unless: str | None = None
     reaches: frozenset[Reach] = field(default=frozenset({Reach.FILE}), kw_only=True)
 
     def describe(self) -> str:
@@ -412,7 +414,10 @@ def request_problems(game: str, table: Mapping[str, Param], values: Mapping[str,
     """Why a request from the network may not give these values (empty: it may)."""
     found = []
     for name, value in values.items():
-        problem = table[name].request_problem(value) if name in table else None
+        param = table.get(name)
+        if isinstance(param, FileOrName) and param.unless and values.get(param.unless):
+            continue  # the content is given: the name is a label, nothing is read
+        problem = param.request_problem(value) if param is not None else None
         if problem is not None:
             found.append(f"{game}: {name}={shown(value)} {problem}")
     return found

@@ -28,6 +28,7 @@ from gridarena.core.errors import SpecError, UnknownNameError
 from gridarena.core.params import Param, check_names, check_values, request_problems
 from gridarena.core.specs import parse_spec
 from gridarena.core.types import Game
+from gridarena.core.words import Words
 
 #: Where the catalogue's tables are (the one module that names every game and family).
 CATALOGUE: Final = "gridarena.catalogue"
@@ -106,7 +107,7 @@ def make(name: str, **params: Any) -> Game[Any]:
     return factory(**checked)
 
 
-def make_for_request(spec: str) -> Game[Any]:
+def make_for_request(spec: str, **params: Any) -> Game[Any]:
     """:func:`make` for a spec that came from the network: refused when a parameter names a file on
     the server's disk (only the files packaged with gridarena may be named), before anything is read.
 
@@ -115,13 +116,14 @@ def make_for_request(spec: str) -> Game[Any]:
     ...
     gridarena.core.catalogue.UnsafeSpecError: reversixt: map='/etc/passwd' names a file on the server's disk; a request may give only a packaged map (mini, othello8, sampler)
     """
-    name, params = parse_spec(spec)
+    name, spec_params = parse_spec(spec)
+    merged = {**spec_params, **params}
     table = parameters(name)
-    check_names(name, table, params)
-    problems = request_problems(name, table, params)
+    check_names(name, table, merged)
+    problems = request_problems(name, table, merged)
     if problems:
         raise UnsafeSpecError(problems[0])
-    return make(spec)
+    return make(name, **merged)
 
 
 def bot_table(game: str) -> Mapping[str, BotEntry]:
@@ -256,6 +258,19 @@ def renderer(game: str) -> Callable[..., str]:
         raise UnknownNameError("renderer", game, [])
     function: Callable[..., str] = _load(reference)
     return function
+
+
+def game_words(game: str) -> Words:
+    """What ``game`` says to people (:class:`~gridarena.core.words.Words`): its own, or the common
+    words alone for a name the catalogue does not know (a replay of another version's game).
+
+    >>> game_words("reversixt").seats[0].name, game_words("no such game").seats
+    ('red', ())
+    """
+    if game not in _catalogue().GAMES or game_entry(game).words is None:
+        return Words()
+    words: Words = _load(str(game_entry(game).words))
+    return words
 
 
 def has_analyser(game: str) -> bool:

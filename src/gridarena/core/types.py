@@ -134,6 +134,33 @@ class Game(Protocol[S_co]):
     def max_plies(self) -> int | None: ...
 
 
+@runtime_checkable
+class OffersLegalTexts(Protocol):
+    """Optional: a state whose game cannot list its actions offers a bounded list of legal ones as text.
+
+    External programs get it as the turn's ``legal`` (:func:`legal_texts`): each text is a legal action
+    here, as it is, though not every legal action is listed (Pentocity: the placements that need no new
+    road, and ``reject``; Ice and Fire: every single command the referee would carry out, and ``WAIT``).
+    """
+
+    def legal_texts(self) -> list[str]: ...
+
+
+def legal_texts(state: GameState[Any]) -> list[str] | None:
+    """What a program may play here, as text: every legal action where the game lists them, else the
+    state's :class:`OffersLegalTexts` selection, else None.
+
+    >>> from gridarena import make
+    >>> legal_texts(make("isolation(width=3,height=3)").new_initial_state())[:4]
+    ['a1', 'b1', 'c1', 'a2']
+    """
+    if isinstance(state, OffersLegalTexts):
+        return state.legal_texts()
+    if state.game.enumerable_actions:
+        return [state.action_to_string(a) for a in state.legal_actions()]
+    return None
+
+
 class BaseState(Generic[A]):
     """Bookkeeping shared by every game's state class; a game writes only its rules.
 

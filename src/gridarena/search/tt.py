@@ -8,17 +8,47 @@ table (using deeper entries at shallower depths, as engines often do, would chan
 
 Values depend on whose point of view and which evaluation produced them, so a table serves one
 (player, evaluate) pair; :meth:`TranspositionTable.bind` refuses a second one.
+
+A table's memory is bounded by a budget in bytes (:data:`DEFAULT_BUDGET`), not by a count of entries:
+the states of a 26x26 board are larger than those of a 7x7 one, and a count that suits one overruns
+with the other. The bytes of an entry are measured on the states stored (every :data:`MEASURE_EVERY`
+entries, the largest seen counts).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, Final
 
 from gridarena.core.types import Player
 from gridarena.search.errors import UnsupportedGameError
+
+DEFAULT_BUDGET: Final = 64 * 1024**2
+"""The bytes a table may hold by default (about 180,000 entries of 7x7 Isolation, 110,000 of 26x26)."""
+MEASURE_EVERY: Final = 1024
+DICT_SLOT: Final = 48
+"""Bytes a dict spends per entry beyond its key and value: hash and two pointers, and its spare room."""
+
+
+def footprint(value: object, depth: int = 3) -> int:
+    """Bytes of ``value`` and of what it holds (tuples, lists, slots), ``depth`` levels down; the
+    small integers and singletons Python shares are free.
+
+    >>> footprint((1, 2)) == sys.getsizeof((1, 2)), footprint((10**30,)) > sys.getsizeof((10**30,))
+    (True, True)
+    """
+    if value is None or isinstance(value, bool) or (isinstance(value, int) and -5 <= value <= 256):
+        return 0
+    size = sys.getsizeof(value)
+    if depth == 0 or isinstance(value, str | bytes | int | float):
+        return size
+    if isinstance(value, tuple | list | frozenset | set):
+        return size + sum(footprint(item, depth - 1) for item in value)
+    slots = [name for cls in type(value).__mro__ for name in getattr(cls, "__slots__", ())]
+    return size + sum(footprint(getattr(value, name, None), depth - 1) for name in slots)
 
 
 class Bound(IntEnum):
@@ -66,7 +96,8 @@ def bound_of(value: float, alpha: float, beta: float) -> Bound:
 
 
 class TranspositionTable:
-    """A dict of at most ``capacity`` entries; when full it is emptied (cheap, and keeps no stale ages).
+    """A dict within ``budget`` bytes (and at most ``capacity`` entries, if given); when full it is
+    emptied (cheap, and keeps no stale ages).
 
     >>> tt = TranspositionTable(capacity=2)
     >>> tt.store("a", Entry(1, 0.5, Bound.EXACT, None, False)); len(tt)
@@ -75,10 +106,20 @@ class TranspositionTable:
     (0.5, None)
     """
 
-    def __init__(self, capacity: int = 200_000) -> None:  # about 60 MB with 7x7 Isolation states
+    def __init__(self, capacity: int | None = None, budget: int = DEFAULT_BUDGET) -> None:
         self.capacity = capacity
+        self.budget = budget
+        self.entry_bytes = 0
+        self.limit = capacity if capacity is not None else 1
         self._entries: dict[object, Entry] = {}
         self._owner: tuple[Player, Callable[..., float]] | None = None
+        self._stores = 0
+
+    def _measure(self, state: object, entry: Entry) -> None:
+        """Update the bytes an entry takes (the largest seen) and the entries the budget allows."""
+        self.entry_bytes = max(self.entry_bytes, footprint(state) + footprint(entry) + DICT_SLOT)
+        allowed = max(1, self.budget // self.entry_bytes)
+        self.limit = allowed if self.capacity is None else min(self.capacity, allowed)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -89,7 +130,10 @@ class TranspositionTable:
 
     def store(self, state: object, entry: Entry) -> None:
         """Keep ``entry`` for ``state`` (the newest search of a state replaces the older one)."""
-        if len(self._entries) >= self.capacity and state not in self._entries:
+        if self._stores % MEASURE_EVERY == 0:
+            self._measure(state, entry)
+        self._stores += 1
+        if len(self._entries) >= self.limit and state not in self._entries:
             self._entries.clear()
         self._entries[state] = entry
 

@@ -3,25 +3,29 @@
 The results database is opened read-only (SQLite ``mode=ro``) for each request, so a tournament
 running in another process keeps writing while the pages read; ``/api/tournaments/{id}/events``
 polls it and pushes the report again (server-sent events) whenever a game was stored. Files are
-served only from the package's ``static/`` folder and replays only from the replays folder;
-anything else is a plain 400 or 404, never a file outside them and never a traceback.
+served only from the package's ``static/`` folder and replays only from the replays folder, whose
+headers are rebuilt as a request would name their game (:func:`~gridarena.web.frames.request_game`);
+anything else is a plain 400 or 404, never a file outside them and never a traceback. The play
+page's routes (:mod:`gridarena.web.playroutes`) run bots in the worker pool
+(:mod:`gridarena.web.workers`) that the application starts and stops with itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import os
-import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -34,21 +38,44 @@ from gridarena.arena.replay import read_replay
 from gridarena.arena.report import build_report
 from gridarena.arena.store import Store, StoreError
 from gridarena.core.errors import GridArenaError
-from gridarena.core.registry import make_for_request, offered_bots, playable
-from gridarena.core.specs import parse_spec
+from gridarena.web import playroutes
 from gridarena.web.analysis import analysed_games, bounded_analysis, stored_analysis
-from gridarena.web.frames import ReplayView, header_summary, view_of
+from gridarena.web.frames import (
+    HeaderRefused,
+    ReplayView,
+    ViewCache,
+    finite_replay,
+    header_summary,
+    request_game,
+    view_of,
+)
 from gridarena.web.guard import LOOPBACK_NAMES, Guard
 from gridarena.web.live import live_files, live_games
 from gridarena.web.pages import page, viewer_page
-from gridarena.web.play import PlayError, PlaySession, Sessions, hint_bot
+from gridarena.web.play import Sessions
+from gridarena.web.words import entrant_html, entrants, game_title, stored_result
+from gridarena.web.workers import WorkerPool
 
 REPLAY_SUFFIXES: Final = (".jsonl", ".json", ".json.gz")
 MAX_LISTED: Final = 500
-MAX_FORM_FIELDS: Final = 20
-"""The most fields a play form or a play request may have."""
 MAX_ROW_ID: Final = 2**63 - 1
 """SQLite's largest integer: a larger id names no row (a 404, not a 500 from the driver)."""
+
+
+class Digits(Convertor[str]):
+    """Path ids as their digits: Starlette's ``int`` converter calls ``int()`` on any digit string, which
+    refuses 4,301 digits or more (a 500); :func:`_int` checks the length before it converts."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return str(value)
+
+
+register_url_convertor("digits", Digits())
 
 
 @dataclass
@@ -58,7 +85,9 @@ class Settings:
     db: Path | None
     replays: Path
     poll: float = 1.0
+    pool: WorkerPool = field(default_factory=WorkerPool)
     sessions: Sessions = field(default_factory=Sessions)
+    views: ViewCache = field(default_factory=ViewCache)
 
     def store(self) -> Store:
         """The database, read-only; 404 when the server has none."""
@@ -70,16 +99,20 @@ class Settings:
 # -- replays --------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=32)
-def _view(path: str, mtime_ns: int, size: int) -> ReplayView:
-    """A replay rebuilt once per file version (the key includes its modification time and size)."""
-    return view_of(read_replay(path, warn=lambda _: None))
+def build_view(path: Path) -> ReplayView:
+    """A replay file rebuilt for the viewer: its numbers finite, its game built as a request would name
+    it (a header that names a file on the server is a 400, never read)."""
+    replay = finite_replay(read_replay(path, warn=lambda _: None))
+    try:
+        game = request_game(replay.header)
+    except HeaderRefused as exc:
+        raise HTTPException(400, f"{path.name}: {exc}") from None
+    return view_of(replay, game)
 
 
-def view_file(path: Path) -> ReplayView:
-    """The view of a replay file, rebuilt only when the file changed."""
-    stat = path.stat()
-    return _view(str(path), stat.st_mtime_ns, stat.st_size)
+def view_file(settings: Settings, path: Path) -> ReplayView:
+    """The view of a replay file, rebuilt only when the file changed (kept within the cache's budget)."""
+    return settings.views.get(path, build_view)
 
 
 def replay_file(settings: Settings, relative: str) -> Path:
@@ -147,7 +180,9 @@ def tournaments_json(settings: Settings) -> list[dict[str, Any]]:
                 "created": t.created,
                 "status": t.status,
                 "game": t.config.get("game"),
+                "game_title": game_title(str(t.config.get("game"))),
                 "players": t.config.get("players"),
+                "entrants": entrants(str(t.config.get("game")), t.config.get("players") or []),
                 "games": counts.get(t.id, 0),
                 "seed": str(t.master_seed),
             }
@@ -176,6 +211,7 @@ def tournament_json(settings: Settings, tournament: int) -> dict[str, Any]:
             "detail": g["detail"],
             "plies": g["plies"],
             "finished": g["finished"],
+            "result": stored_result(str(report["game"]), g),
             "url": f"/tournaments/{tournament}/games/{g['block']}/{g['game']}" if g["replay"] else None,
             "analysed": (g["block"], g["game"]) in analysed,
         }
@@ -202,9 +238,10 @@ def _settings(request: Request) -> Settings:
 
 
 def _int(request: Request, name: str) -> int:
-    value: int = request.path_params[name]
+    digits: str = request.path_params[name]
+    value = int(digits) if len(digits) <= 30 else MAX_ROW_ID + 1  # the length first: no slow int()
     if value > MAX_ROW_ID:
-        raise HTTPException(404, f"no {name} {value}: ids go up to {MAX_ROW_ID}")
+        raise HTTPException(404, f"no {name} {digits[:30]}: ids go up to {MAX_ROW_ID}")
     return value
 
 
@@ -229,10 +266,9 @@ async def index(request: Request) -> HTMLResponse:
             "<th>games</th><th>status</th><th>seed</th></tr>"
         )
         for t in rows:
-            players = ", ".join(t["players"] or [])
             body.append(
                 f'<tr><td><a href="/tournaments/{t["id"]}">{t["id"]}</a></td><td>{html.escape(t["created"])}</td>'
-                f"<td>{html.escape(str(t['game']))}</td><td>{html.escape(players)}</td>"
+                f"<td>{html.escape(t['game_title'])}</td><td>{entrant_html(t['entrants'])}</td>"
                 f'<td class="num">{t["games"]}</td><td><span class="badge {html.escape(t["status"])}">'
                 f"{html.escape(t['status'])}</span></td><td><code>{t['seed']}</code></td></tr>"
             )
@@ -250,8 +286,9 @@ async def tournament_page(request: Request) -> HTMLResponse:
 
 async def game_page(request: Request) -> HTMLResponse:
     tid, block, game = _int(request, "tid"), _int(request, "block"), _int(request, "game")
-    path = await _threaded(game_replay, _settings(request), tid, block, game)
-    view = await _threaded(view_file, path)
+    settings = _settings(request)
+    path = await _threaded(game_replay, settings, tid, block, game)
+    view = await _threaded(view_file, settings, path)
     base = f"/api/tournaments/{tid}/games/{block}/{game}"
     urls = {"frame_url": f"{base}/frames/", "api": base, "analysis_url": f"{base}/analysis"}
     payload = view.payload(kind="tournament", tournament=tid, **urls)
@@ -278,7 +315,7 @@ async def replays_page(request: Request) -> HTMLResponse:
 
 
 def _file_payload(settings: Settings, relative: str) -> tuple[ReplayView, dict[str, Any]]:
-    view = view_file(replay_file(settings, relative))
+    view = view_file(settings, replay_file(settings, relative))
     query = f"path={relative}"
     payload = view.payload(
         kind="file",
@@ -293,91 +330,6 @@ def _file_payload(settings: Settings, relative: str) -> tuple[ReplayView, dict[s
 async def replay_view_page(request: Request) -> HTMLResponse:
     view, payload = await _threaded(_file_payload, _settings(request), request.query_params.get("path", ""))
     return HTMLResponse(viewer_page(header_summary(view.replay.header), payload))
-
-
-def _play_form(error: str = "") -> str:
-    entries = playable()
-    games = "".join(f'<option value="{g}">{g}</option>' for g in entries)
-    opponents = "".join(
-        f'<optgroup label="{g}">'
-        + "".join(
-            f'<option value="{b}"{" selected" if b == entry.opponent else ""}>{b}</option>'
-            for b in offered_bots(g)
-        )
-        + "</optgroup>"
-        for g, entry in entries.items()
-        if entry.opponent is not None
-    )
-    how = " ".join(f"{html.escape(g)}: {html.escape(e.how)}." for g, e in entries.items())
-    example = html.escape(next(iter(entries.values())).spec)
-    return (
-        "<h1>Play</h1>"
-        + (f'<p class="error">{html.escape(error)}</p>' if error else "")
-        + '<form class="play" id="play-form" method="post" action="/play">'
-        f'<label for="game">game</label><select name="game" id="game">{games}</select>'
-        f'<label for="spec">options</label><input name="spec" id="spec" placeholder="{example}">'
-        f'<label for="opponent">opponent</label><select name="opponent" id="opponent">{opponents}</select>'
-        '<label for="seat">your seat</label><select name="seat" id="seat"><option value="0">first</option>'
-        '<option value="1">second</option></select>'
-        '<label for="seconds">bot seconds per move</label><input name="seconds" id="seconds" value="1">'
-        '<span></span><button type="submit" id="start">start</button></form>'
-        f'<p class="muted">{how} Every game is stored as a replay.</p>'
-    )
-
-
-async def play_form(request: Request) -> HTMLResponse:
-    return HTMLResponse(page("play", _play_form()))
-
-
-def _start(settings: Settings, form: dict[str, str]) -> PlaySession:
-    game_name = form.get("game", "")
-    entry = playable().get(game_name)
-    if entry is None:
-        raise PlayError(f"the browser plays {', '.join(playable())}, not {game_name[:40]!r}")
-    spec = form.get("spec", "").strip() or entry.spec
-    if parse_spec(spec)[0] != game_name:  # before the game is made: its parameters are another game's
-        raise PlayError(f"options {spec!r} are not a {game_name} spec")
-    game = make_for_request(spec)
-    opponent = form.get("opponent") or entry.opponent if game.num_players > 1 else None
-    try:
-        seat = int(form.get("seat", "0")) if game.num_players > 1 else 0
-        seconds = float(form.get("seconds", "1") or 1)
-    except ValueError:
-        raise PlayError("seat and seconds must be numbers") from None
-    if not 0 < seconds <= 60:
-        raise PlayError("the bot's seconds per move must be above 0 and at most 60")
-    session = PlaySession.start(game, opponent, seat, settings.replays / "web", seconds=seconds)
-    settings.sessions.add(session)
-    return session
-
-
-async def play_start(request: Request) -> Response:
-    settings = _settings(request)
-    # An url-encoded form read with the standard library (Starlette's form parser needs python-multipart).
-    text = (await request.body()).decode("utf-8", "replace")
-    try:
-        fields = urllib.parse.parse_qs(text, max_num_fields=MAX_FORM_FIELDS)
-    except ValueError:
-        return HTMLResponse(page("play", _play_form(f"at most {MAX_FORM_FIELDS} fields")), status_code=400)
-    form = {k: v[-1] for k, v in fields.items()}
-    try:
-        session = await run_in_threadpool(_start, settings, form)
-    except GridArenaError as exc:
-        return HTMLResponse(page("play", _play_form(str(exc))), status_code=400)
-    return Response(status_code=303, headers={"location": f"/play/{session.id}"})
-
-
-def _session(request: Request) -> PlaySession:
-    session = _settings(request).sessions.get(request.path_params["sid"])
-    if session is None:
-        raise HTTPException(404, "no such game (the server may have restarted)")
-    return session
-
-
-async def play_page(request: Request) -> HTMLResponse:
-    session = _session(request)
-    body = f'<div id="play" data-id="{session.id}"><p class="muted">loading…</p></div>'
-    return HTMLResponse(page(f"play {session.game.name}", body, scripts=("play.js",)))
 
 
 # -- API ------------------------------------------------------------------------------------------
@@ -414,7 +366,8 @@ async def api_events(request: Request) -> StreamingResponse:
 
 async def api_game(request: Request) -> JSONResponse:
     tid, block, game = _int(request, "tid"), _int(request, "block"), _int(request, "game")
-    view = await _threaded(view_file, await _threaded(game_replay, _settings(request), tid, block, game))
+    settings = _settings(request)
+    view = await _threaded(view_file, settings, await _threaded(game_replay, settings, tid, block, game))
     return JSONResponse(view.payload(kind="tournament", tournament=tid))
 
 
@@ -424,9 +377,9 @@ def _svg(text: str) -> Response:
 
 def _ply(request: Request, view: ReplayView, raw: str | None) -> int:
     try:
-        ply = int(raw if raw is not None else "")
+        ply = int(raw if raw is not None and len(raw) <= 30 else "")  # the length first: no slow int()
     except ValueError:
-        raise HTTPException(400, f"ply must be a whole number, got {raw!r}") from None
+        raise HTTPException(400, f"ply must be a whole number, got {(raw or '')[:40]!r}") from None
     if ply != view.clamp(ply):
         raise HTTPException(404, f"no ply {ply}: the replay has plies 0 to {view.plies}")
     return ply
@@ -434,7 +387,8 @@ def _ply(request: Request, view: ReplayView, raw: str | None) -> int:
 
 async def api_game_frame(request: Request) -> Response:
     tid, block, game = _int(request, "tid"), _int(request, "block"), _int(request, "game")
-    view = await _threaded(view_file, await _threaded(game_replay, _settings(request), tid, block, game))
+    settings = _settings(request)
+    view = await _threaded(view_file, settings, await _threaded(game_replay, settings, tid, block, game))
     ply = _ply(request, view, request.path_params["ply"])
     return _svg(await run_in_threadpool(view.frame, ply))
 
@@ -461,51 +415,11 @@ async def api_replay_view(request: Request) -> JSONResponse:
 
 
 async def api_replay_frame(request: Request) -> Response:
-    path = await _threaded(replay_file, _settings(request), request.query_params.get("path", ""))
-    view = await _threaded(view_file, path)
+    settings = _settings(request)
+    path = await _threaded(replay_file, settings, request.query_params.get("path", ""))
+    view = await _threaded(view_file, settings, path)
     ply = _ply(request, view, request.query_params.get("ply"))
     return _svg(await run_in_threadpool(view.frame, ply))
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    """The body as a JSON object of at most :data:`MAX_FORM_FIELDS` fields whose values are text or numbers."""
-    try:
-        data = json.loads(await request.body())
-    except (ValueError, RecursionError):  # RecursionError: nested deeper than the JSON reader goes
-        raise HTTPException(400, "the body must be a JSON object") from None
-    if not isinstance(data, dict) or len(data) > MAX_FORM_FIELDS:
-        raise HTTPException(400, f"the body must be a JSON object of at most {MAX_FORM_FIELDS} fields")
-    for key, value in data.items():
-        if not isinstance(value, str | int | float) or isinstance(value, bool):
-            raise HTTPException(400, f"field {key[:40]!r} must be text or a number")
-    return data
-
-
-async def api_play_start(request: Request) -> JSONResponse:
-    form = {k: str(v) for k, v in (await _body(request)).items()}
-    session = await run_in_threadpool(_start, _settings(request), form)
-    return JSONResponse({"id": session.id, "url": f"/play/{session.id}", **session.status()})
-
-
-async def api_play_status(request: Request) -> JSONResponse:
-    session = _session(request)
-    return JSONResponse(await run_in_threadpool(session.status))
-
-
-async def api_play_move(request: Request) -> JSONResponse:
-    session = _session(request)
-    action = (await _body(request)).get("action")
-    if not isinstance(action, str):
-        raise HTTPException(400, 'the body must be {"action": "<the action as text>"}')
-    return JSONResponse(await run_in_threadpool(session.move, action))
-
-
-async def api_play_hint(request: Request) -> JSONResponse:
-    session = _session(request)
-    spec = hint_bot(session.game.name)
-    if spec is None:
-        raise HTTPException(404, f"no hints for {session.game.name}")
-    return JSONResponse(await run_in_threadpool(session.hint, spec))
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -544,42 +458,50 @@ def create_app(
     *,
     poll: float = 1.0,
     hosts: list[str] | None = None,
+    workers: int | None = None,
 ) -> Starlette:
     """The application; ``db`` is checked now (a file that is not a gridarena database raises
     :class:`StoreError`), and opened read-only for every request.
 
     ``hosts`` are the names the ``Host`` header may carry (default: the loopback names, which stops a
     DNS-rebinding page from reading the viewer through a name of its own); ``["*"]`` allows any.
+    ``workers`` sizes the pool of bot processes (default: the cores), started and stopped with the app.
     """
     path = None if db is None else Path(db).absolute()
     if path is not None:
         Store(path, readonly=True).close()
-    settings = Settings(path, Path(replays).absolute(), poll)
+    settings = Settings(path, Path(replays).absolute(), poll, WorkerPool(workers))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(settings.pool.start)  # the first worker waits for the fork server
+        try:
+            yield
+        finally:
+            settings.sessions.close()
+            await anyio.to_thread.run_sync(settings.pool.close)
+
     static = StaticFiles(packages=[("gridarena.web", "static")])
     routes = [
         Route("/", index),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
-        Route("/tournaments/{tid:int}", tournament_page),
-        Route("/tournaments/{tid:int}/games/{block:int}/{game:int}", game_page),
+        Route("/tournaments/{tid:digits}", tournament_page),
+        Route("/tournaments/{tid:digits}/games/{block:digits}/{game:digits}", game_page),
         Route("/replays", replays_page),
         Route("/replays/view", replay_view_page),
-        Route("/play", play_form, methods=["GET"]),
-        Route("/play", play_start, methods=["POST"]),
-        Route("/play/{sid}", play_page),
         Route("/api/tournaments", api_tournaments),
-        Route("/api/tournaments/{tid:int}", api_tournament),
-        Route("/api/tournaments/{tid:int}/events", api_events),
-        Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}", api_game),
-        Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}/frames/{ply}", api_game_frame),
-        Route("/api/tournaments/{tid:int}/games/{block:int}/{game:int}/analysis", api_game_analysis),
+        Route("/api/tournaments/{tid:digits}", api_tournament),
+        Route("/api/tournaments/{tid:digits}/events", api_events),
+        Route("/api/tournaments/{tid:digits}/games/{block:digits}/{game:digits}", api_game),
+        Route(
+            "/api/tournaments/{tid:digits}/games/{block:digits}/{game:digits}/frames/{ply}", api_game_frame
+        ),
+        Route("/api/tournaments/{tid:digits}/games/{block:digits}/{game:digits}/analysis", api_game_analysis),
         Route("/api/replays", api_replays),
         Route("/api/replays/view", api_replay_view),
         Route("/api/replays/frame", api_replay_frame),
         Route("/api/replays/analysis", api_replay_analysis),
-        Route("/api/play", api_play_start, methods=["POST"]),
-        Route("/api/play/{sid}", api_play_status),
-        Route("/api/play/{sid}/move", api_play_move, methods=["POST"]),
-        Route("/api/play/{sid}/hint", api_play_hint, methods=["POST"]),
+        *playroutes.routes(),
         Mount("/static", app=static, name="static"),
     ]
     handlers: dict[Any, Callable[..., Any]] = {
@@ -591,6 +513,6 @@ def create_app(
         Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_NAMES, www_redirect=False),
         Middleware(Guard),
     ]
-    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware, lifespan=lifespan)
     app.state.settings = settings
     return app

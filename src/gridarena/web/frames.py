@@ -17,15 +17,30 @@ stored text of each position, with the problem named in :attr:`ReplayView.proble
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import os
+import re
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 from xml.sax.saxutils import escape, quoteattr
 
 from gridarena.arena.replay import Replay, replay_positions
+from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import TimeSpec, TimeSpecError
-from gridarena.core.registry import has_renderer, renderer
-from gridarena.core.types import JSON, Game, GameState
+from gridarena.core.registry import game_words, has_renderer, make_for_request, renderer
+from gridarena.core.specs import parse_spec
+from gridarena.core.types import JSON, Game, GameState, Outcome
+from gridarena.core.words import Ending, Words, describe, option_rows, options
+
+VIEW_CACHE_BYTES: Final = 64 * 1024**2
+"""The estimated memory the viewer's rebuilt replays may hold (:class:`ViewCache`)."""
+SAMPLED: Final = 8
+"""Positions and turns measured to estimate a view's size (shared objects counted once)."""
 
 
 @dataclass(slots=True)
@@ -69,7 +84,8 @@ class ReplayView:
         return [self.frame(ply) for ply in range(self.plies + 1)]
 
     def payload(self, **source: JSON) -> dict[str, JSON]:
-        """What the viewer's script reads: header, turns, result, plies, problem and per-move limit."""
+        """What the viewer's script reads: header, turns, result, plies, problem, per-move limit, and the
+        game's words (:meth:`words`)."""
         header = self.replay.header
         return {
             "header": header,
@@ -79,14 +95,164 @@ class ReplayView:
             "seed_text": None if header.get("seed") is None else str(header.get("seed")),
             "problem": self.problem,
             "limit_ms": move_limit_ms(header.get("time_control")),
+            "words": self.words(),
             "source": dict(source),
         }
 
+    def words(self) -> dict[str, JSON]:
+        """What the page says in words: the result as a sentence, the parameters as rows, each seat's
+        colour as its board draws it and its spec, and the plies played before the first stored one
+        (an opening: ``first_ply`` of them, listed in ``opening`` where the replay recorded them)."""
+        header = self.replay.header
+        words = game_words(str(header.get("game", "")))
+        names = player_names(header)
+        specs = header.get("players_specs")
+        rows = options(words, self.game) if self.game is not None else option_rows(_options(header))
+        opening = header.get("opening") if isinstance(header.get("opening"), list) else []
+        assert isinstance(opening, list)
+        return {
+            "result": self.result_sentence(words, names),
+            "options": [[label, value] for label, value in rows],
+            "seats": [
+                {"colour": words.seats[s].colour, "colour_name": words.seats[s].name}
+                if s < len(words.seats)
+                else None
+                for s in range(len(names))
+            ],
+            "specs": [str(spec) for spec in specs] if isinstance(specs, list) else None,
+            "first_ply": len(opening) if opening else self._first_ply(),
+            "opening": opening,
+        }
 
-def view_of(replay: Replay) -> ReplayView:
-    """Rebuild every position of ``replay`` with the engine, as far as the engine agrees with it."""
-    positions = replay_positions(replay)
+    def result_sentence(self, words: Words, names: Sequence[str]) -> str:
+        """How the game ended, in the game's words (``no result`` for a replay that stops early)."""
+        result = self.replay.result
+        if not isinstance(result, Mapping) or not isinstance(result.get("returns"), list):
+            return "no result: the replay stops before the end"
+        info = result.get("info")
+        if not isinstance(info, Mapping):  # replays before the result kept them: ask the final state
+            last = self.states[-1] if self.states and len(self.states) == self.plies + 1 else None
+            info = last.result_info() if last is not None and last.is_terminal() else {}
+        try:
+            outcome = Outcome.from_json(result)
+        except (TypeError, ValueError, KeyError):
+            return "the replay's result cannot be read"
+        return describe(words, Ending(outcome, tuple(names), info))
+
+    def _first_ply(self) -> int:
+        """Plies played before the first stored one, as the board counts them (its ``data-ply``)."""
+        if self.game is None or not self.states or not has_renderer(self.game.name):
+            return 0
+        found = re.search(r'data-ply="(\d+)"', self.frame(0))
+        return int(found.group(1)) if found else 0
+
+
+def view_of(replay: Replay, game: Game[Any] | None = None) -> ReplayView:
+    """Rebuild every position of ``replay`` with the engine, as far as the engine agrees with it
+    (``game``: the replay's game, already built; by default the header's, with ``make``)."""
+    positions = replay_positions(replay, game)
     return ReplayView(replay, positions.game, positions.states, positions.actions, positions.problem)
+
+
+class HeaderRefused(GridArenaError):
+    """A replay whose header names a game the request-safe constructor refuses (a file on the disk, ...)."""
+
+
+def request_game(header: Mapping[str, JSON]) -> Game[Any]:
+    """The game of a replay's header, built only through the registry's request-safe constructor, as
+    if a request had named it: a header that names a file on the server is refused, never followed.
+
+    >>> request_game({"game": "isolation", "options": {"width": 5, "height": 5}}).params["width"]
+    5
+    """
+    name, options = header.get("game"), header.get("options") or {}
+    try:
+        if not isinstance(name, str) or not isinstance(options, Mapping):
+            raise GridArenaError('the header needs "game" (a spec) and "options" (an object)')
+        base, params = parse_spec(name)
+        return make_for_request(base, **{**params, **options})
+    except (GridArenaError, RecursionError, MemoryError, ValueError, TypeError) as exc:
+        raise HeaderRefused(f"the replay's game cannot be rebuilt here: {exc}") from None
+
+
+def finite_replay(replay: Replay) -> Replay:
+    """``replay`` with every NaN and infinity (which JSON has not, though Python's reader takes them) as null.
+
+    >>> finite_replay(Replay({"x": float("nan")}, [{"wall_ms": float("inf")}])).to_json()
+    {'header': {'x': None}, 'turns': [{'wall_ms': None}], 'result': None}
+    """
+    text = json.dumps(replay.to_json())  # writes NaN and Infinity as bare words, which parse_constant maps
+    data = json.loads(text, parse_constant=lambda _: None)
+    return Replay(data["header"], data["turns"], data["result"])
+
+
+def approx_bytes(value: object, seen: set[int], depth: int = 8) -> int:
+    """Memory held by ``value`` and what it refers to (containers, slots, attributes), ``depth`` levels
+    down; objects in ``seen`` are not counted again (so a game shared by every position counts once)."""
+    if id(value) in seen or depth < 0:
+        return 0
+    seen.add(id(value))
+    size = sys.getsizeof(value)
+    if isinstance(value, str | bytes | int | float):
+        return size
+    if isinstance(value, Mapping):
+        parts: list[object] = [*value.keys(), *value.values()]
+    elif isinstance(value, list | tuple | set | frozenset):
+        parts = list(value)
+    else:
+        names = [n for cls in type(value).__mro__ for n in getattr(cls, "__slots__", ())]
+        parts = [getattr(value, n, None) for n in names] + list(getattr(value, "__dict__", {}).values())
+    return size + sum(approx_bytes(part, seen, depth - 1) for part in parts)
+
+
+def _sample(items: list[Any]) -> list[Any]:
+    step = max(1, len(items) // SAMPLED)
+    return items[::step][:SAMPLED]
+
+
+def view_bytes(view: ReplayView) -> int:
+    """An estimate of the memory ``view`` holds: measured on a sample of its positions and turns."""
+    total = 0
+    for items in (view.states, view.replay.turns, view.actions):
+        sample = _sample(items)
+        if sample:
+            seen: set[int] = set()
+            total += sum(approx_bytes(item, seen) for item in sample) * len(items) // len(sample)
+    return total + approx_bytes(view.replay.header, set())
+
+
+class ViewCache:
+    """Rebuilt replays kept within an estimated byte budget, one version per file (a game in progress
+    rewrites its replay at every ply: its new version replaces the old one), least recently used out first.
+    A view larger than the whole budget is built for its request and not kept."""
+
+    def __init__(self, budget: int = VIEW_CACHE_BYTES) -> None:
+        self.budget = budget
+        self.held = 0
+        self._views: OrderedDict[str, tuple[tuple[int, int], ReplayView, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, path: Path, build: Callable[[Path], ReplayView]) -> ReplayView:
+        """The view of the file at ``path``, rebuilt with ``build`` only when the file changed."""
+        stat = os.stat(path)
+        version, key = (stat.st_mtime_ns, stat.st_size), str(path)
+        with self._lock:
+            kept = self._views.get(key)
+            if kept is not None and kept[0] == version:
+                self._views.move_to_end(key)
+                return kept[1]
+        view = build(path)
+        size = view_bytes(view)
+        with self._lock:
+            old = self._views.pop(key, None)
+            self.held -= old[2] if old else 0
+            if size <= self.budget:
+                self._views[key] = (version, view, size)
+                self.held += size
+            while self.held > self.budget:
+                _, (_, _, dropped) = self._views.popitem(last=False)
+                self.held -= dropped
+        return view
 
 
 def text_svg(text: str, game: str, ply: int) -> str:
@@ -125,10 +291,19 @@ def move_limit_ms(control: JSON) -> float | None:
     return spec.per_move * 1000.0 if spec.kind == "move" else None
 
 
+def player_names(header: Mapping[str, JSON]) -> list[str]:
+    """The players' names by seat, as the replay's header recorded them."""
+    players = header.get("players") or []
+    if not isinstance(players, list):
+        return []
+    return [str(p.get("name")) for p in players if isinstance(p, Mapping)]
+
+
+def _options(header: Mapping[str, JSON]) -> dict[str, JSON]:
+    found = header.get("options")
+    return dict(found) if isinstance(found, Mapping) else {}
+
+
 def header_summary(header: Mapping[str, JSON]) -> str:
     """One line naming the game and its players, for page titles."""
-    players = header.get("players") or []
-    names = (
-        [str(p.get("name")) for p in players if isinstance(p, Mapping)] if isinstance(players, list) else []
-    )
-    return f"{header.get('game')}: {' vs '.join(names)}"
+    return f"{header.get('game')}: {' vs '.join(player_names(header))}"

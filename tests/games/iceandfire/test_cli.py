@@ -84,7 +84,10 @@ def test_a_missing_program_loses_its_first_turn(capsys: pytest.CaptureFixture[st
 def test_bad_limits_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert gridarena(["iceandfire", "match", "--p1", "best", "--p2", "best", "--turn-ms", "0"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("gridarena iceandfire: error: --first-turn-ms and --turn-ms must be positive")
+    assert err == (
+        "gridarena iceandfire match: error: argument --turn-ms: "
+        "must be a number of milliseconds above 0, at most 10^9, not '0'\n"
+    )
 
 
 def test_bot_reads_stdin_and_answers_one_line_a_turn(

@@ -213,4 +213,5 @@ def test_json_of_a_match_between_our_bot_behind_the_protocol_and_our_referee(
     same = {"returns", "ranks", "winner", "termination", "forfeit_player", "reason", "plies", "info", "moves"}
     # the same bot, move for move, in the arena and behind the protocol
     assert {k: external[k] for k in same} == {k: internal[k] for k in same}
-    assert external["players"][0].startswith("external(cmd=") and internal["players"][0] == "wood1"
+    assert external["specs"][0].startswith("external(cmd=") and internal["specs"][0] == "wood1"
+    assert external["players"][0] == "iceandfire" and internal["players"][0] == "wood1"  # names, not specs

@@ -121,8 +121,8 @@ def test_svg_is_well_formed_and_draws_the_position() -> None:
     svg = state_to_svg(state, title="seed 1")
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
-    assert svg.count("<circle") == 2 and ">T</text>" in svg and ">H</text>" in svg
-    assert svg.count("<polygon") == 2  # the mine spots
+    assert svg.count('<circle class="unit"') == 2 and ">T</text>" in svg and ">H</text>" in svg
+    assert svg.count('<polygon class="spot"') == 2  # the mine spots (the legend draws one more)
     assert "<title>MOVE 1 5 5</title>" in svg and "<title>TRAIN 1 3 0</title>" in svg and "seed 1" in svg
 
 

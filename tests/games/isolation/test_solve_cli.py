@@ -90,7 +90,7 @@ def test_sigterm_stops_the_workers_and_keeps_the_results(tmp_path: Path) -> None
     [
         (["--board", "7"], "expected WIDTHxHEIGHT"),
         (["--board", "12x12"], "at most 128 cells"),
-        (["--tt-bits", "40"], "--tt-bits must be 10 to 30"),
+        (["--tt-bits", "40"], "argument --tt-bits: must be an integer from 10 to 30"),
         (["--board", "5x5", "--show", "--write", "x.json"], "not solved yet"),
     ],
 )

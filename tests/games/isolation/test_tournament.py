@@ -13,10 +13,12 @@ from gridarena.arena.runner import entrant_names
 from gridarena.arena.store import Store
 from gridarena.cli import isolation as cli
 from gridarena.cli.aind import Arena, Tally, TournamentResult, play_pairs, play_tournament, win_interval
+from gridarena.cli.main import main
 from gridarena.core.registry import make_bot
 from gridarena.games.isolation.aind import AgentLoadError
 from gridarena.games.isolation.aind.tournament import (
     Entrant,
+    borrowed_players,
     candidates,
     cpu_agents,
     table_header,
@@ -112,10 +114,67 @@ def test_the_rosters() -> None:
     ]  # fmt: skip
 
 
-def test_an_agent_file_without_the_players(tmp_path: Path) -> None:
-    (tmp_path / "game_agent.py").write_text("def custom_score(game, player):\n    return 0.0\n")
-    with pytest.raises(AgentLoadError, match="missing MinimaxPlayer, AlphaBetaPlayer"):
+STUDENT_FILE = """
+def custom_score(game, player):
+    # more moves than the opponent, counted twice
+    own = len(game.get_legal_moves(player))
+    opp = len(game.get_legal_moves(game.get_opponent(player)))
+    return float(own - 2 * opp)
+"""
+
+
+def test_an_agent_file_with_only_custom_score_plays_with_our_players(tmp_path: Path) -> None:
+    (tmp_path / "game_agent.py").write_text(STUDENT_FILE)
+    file = tmp_path / "game_agent.py"
+    assert borrowed_players(file) == ["MinimaxPlayer", "AlphaBetaPlayer"]
+    custom = candidates(file)[1]
+    assert custom.label == "AB_Custom" and "score='custom_score'" in custom.spec
+    bot = make_bot(Isolation(), custom.spec)
+    assert type(bot.player).__module__ == "gridarena.games.isolation.aind.agents"
+    assert bot.player.score.__module__.startswith("_aind_agent_game_agent")
+
+
+def test_an_agent_file_without_custom_score_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "game_agent.py").write_text("class AlphaBetaPlayer:\n    pass\n")
+    with pytest.raises(AgentLoadError, match=r"game_agent\.py: no custom_score"):
         candidates(tmp_path / "game_agent.py")
+
+
+def test_cli_tournament_of_a_file_with_only_custom_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game_agent.py").write_text(STUDENT_FILE)
+    code = run_cli(
+        "aind-tournament",
+        "--agents",
+        "game_agent.py",
+        "--matches",
+        "1",
+        "--seed",
+        "3",
+        "--time-limit",
+        "40",
+        "--width",
+        "5",
+        "--height",
+        "5",
+        "--backend",
+        "inline",
+        "--db",
+        ":memory:",
+        "--json",
+    )  # fmt: skip  (at 11 ms AIND's minimax forfeits)
+    assert code == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert [a["name"] for a in data["test_agents"]] == ["AB_Improved", "AB_Custom"]
+    assert data["test_agents"][1]["games"] == 14 and data["forfeits"] == 0
+    said = [line for line in captured.err.splitlines() if "has no" in line]
+    assert said == [
+        "game_agent.py has no MinimaxPlayer or AlphaBetaPlayer: gridarena's MinimaxPlayer, "
+        "AlphaBetaPlayer play with its scores"
+    ]
 
 
 def run_cli(*argv: str) -> int:
@@ -155,8 +214,8 @@ def test_cli_pairs_and_errors(
     assert "random vs mm_open:" in capsys.readouterr().out
     with pytest.raises(cli.UsageError, match="unknown agent"):
         run_cli("pairs", "--agents", "random", "nobody")
-    with pytest.raises(cli.UsageError, match="--matches must be at least 1"):
-        run_cli("aind-tournament", "--matches", "0")
+    assert main(["isolation", "aind-tournament", "--matches", "0"]) == 1
+    assert "argument --matches: must be an integer from 1 to 10^6, not '0'" in capsys.readouterr().err
 
 
 def test_cli_pairs_of_the_load_independent_twins(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 
 from gridarena.arena.seeds import run_seed, to_java_long
 from gridarena.cli import pentocity as cli
+from gridarena.cli.options import Parser
 from gridarena.core.errors import GridArenaError, UnknownNameError
 from gridarena.core.registry import make_bot
 from gridarena.games.pentocity.reference import REFERENCE_2016, SEEDS_2016
@@ -26,7 +26,7 @@ def single(player: str, sequencer: str, seed: int) -> int:
 
 
 def invoke(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
+    parser = Parser()  # the command line's parser: a value out of range is a GridArenaError
     cli.configure(parser)
     return cli.run(parser.parse_args(argv))
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gridarena.cli import pentocity as cli
+from gridarena.cli.options import OptionRangeError, Parser
 from gridarena.core.errors import StateFormatError, UnknownNameError
 from gridarena.core.javarandom import JavaRandom
 from gridarena.games.pentocity.buildings import G2, G3, I_H, PENTO, TANK_A, TANK_B, Kind, X, rect
@@ -170,8 +171,12 @@ def test_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["requests"][0]["cells"] == [[0, 0], [0, 1], [1, 0], [1, 1]]
     with pytest.raises(UnknownNameError, match="did you mean 'random'"):
         cli.run(parser.parse_args(["sequence", "--sequencer", "randon", "--seed", "1"]))
-    with pytest.raises(cli.UsageError):
+    with pytest.raises(SystemExit):  # a plain argparse parser: a checked type's refusal is a usage error
         cli.run(parser.parse_args(["sequence", "--sequencer", "random", "--count", "-1"]))
+    with pytest.raises(OptionRangeError, match="argument --count: must be an integer from 0 to 10"):
+        checked = Parser()
+        cli.configure(checked)
+        checked.parse_args(["sequence", "--sequencer", "random", "--count", "-1"])
     assert cli.run(parser.parse_args(["sequence", "--sequencer", "g3", "--count", "2"])) == 0
     err = capsys.readouterr().err
     assert "seed: " in err and "not Java's" in err

@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 from net_harness import OTHELLO8, RECORDING, RecordingBot
 
+from gridarena.games.reversixt.net import client
 from gridarena.games.reversixt.net.client import ClientConfig, ClientError, ClientResult, play, safety_margin
 from gridarena.games.reversixt.net.protocol import (
+    HEADER,
+    MAX_MAP_BYTES,
     Disqualification,
     EndGame,
     EndPhase1,
@@ -225,3 +228,26 @@ def test_registered_search_bots_play_through_the_client_within_the_depth_byte(se
     )
     assert results[0].statuses == ("ok", "ok") and all(c.finished for c in seen)
     assert DepthRecorder.depths and max(DepthRecorder.depths) == 2  # the depth byte, honoured
+
+
+def test_a_frame_announced_but_never_sent_ends_the_client_at_its_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 31: a server that announces a 60 MB map and sends 4 bytes held the client for ever."""
+    monkeypatch.setattr(client, "FRAME_TIMEOUT", 0.5, raising=False)  # raising: main has none
+    monkeypatch.setattr(client, "FRAME_RATE", 60e6, raising=False)  # 60 MB: one more second
+    started = time.monotonic()
+    with pytest.raises(ClientError, match=r"a frame begun was not complete within 1\.5 s"):
+        run_script([HEADER.pack(MessageType.MAP, 60_000_000) + b"2\n0\n"])
+    assert time.monotonic() - started < 10
+
+
+def test_the_frame_deadline_grows_with_the_frame_and_is_finite_for_the_largest_map() -> None:
+    assert client.FRAME_TIMEOUT + MAX_MAP_BYTES / client.FRAME_RATE == 74.0
+    assert client.FRAME_TIMEOUT > 0 and client.FRAME_RATE > 0
+
+
+def test_a_map_message_with_a_5000_digit_number_is_a_clear_error() -> None:
+    """int() of 4,301 digits raised a ValueError out of the client (issue 31): the length is checked first."""
+    with pytest.raises(ClientError, match=r"the server's map cannot be read: .*a number of 5000 digits"):
+        run_script([MapData(b"2\n0\n" + b"9" * 5000 + b" 0\n2 2\n1 2\n2 1\n"), PlayerNumber(1)])

@@ -72,8 +72,11 @@ def test_a_refused_address_is_one_line_and_exit_1(
             ["server", "--map", "othello8", "--port", "0", "--wait", "0.2"],
             "only 0 of 2 clients connected within 0.2 s",
         ),
-        (["server", "--map", "othello8", "--depth", "300"], "--depth 300: the depth byte holds 0..255"),
-        (["client", "--group", "256"], "--group 256: the group byte holds 0..255"),
+        (
+            ["server", "--map", "othello8", "--depth", "300"],
+            "argument --depth: must be an integer from 0 to 255",
+        ),
+        (["client", "--group", "256"], "argument --group: must be an integer from 0 to 255"),
         (["client", "--bot", "nosuchbot"], "unknown bot for reversixt 'nosuchbot'"),
     ],
     ids=["bad map", "nobody comes", "depth", "group", "bot"],

@@ -73,7 +73,7 @@ def test_verify_trace_of_another_map_is_one_line(
     [
         (["verify-trace", "nowhere.map", "x.log"], "nowhere.map: cannot read the map"),
         (["mapinfo", "nowhere.map"], "nowhere.map: cannot read the map"),
-        (["perft", "othello8", "--depth", "-1"], "--depth must be 0 or more"),
+        (["perft", "othello8", "--depth", "-1"], "argument --depth: must be an integer from 0 to 100"),
     ],
 )
 def test_bad_input_is_one_clear_line(

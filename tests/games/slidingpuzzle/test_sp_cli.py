@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gridarena.cli import puzzle
+from gridarena.cli.options import size
 from gridarena.games.slidingpuzzle.ai.heuristics import make_heuristic
 from gridarena.games.slidingpuzzle.ai.solvers import solve
 from gridarena.games.slidingpuzzle.board import Board, homework_goal
@@ -226,9 +227,11 @@ def test_anytime_prints_each_better_answer_then_the_optimum(
 
 
 def test_sizes_are_parsed_or_refused() -> None:
-    assert puzzle.parse_size("4G") == 4 << 30 and puzzle.parse_size("64M") == 64 << 20
-    with pytest.raises(argparse.ArgumentTypeError, match="not a size"):
-        puzzle.parse_size("lots")
+    parse_size = size()
+    assert parse_size("4G") == 4 << 30 and parse_size("64M") == 64 << 20
+    for text in ("lots", "0", "-1G", "nanG", "infM", "9" * 50):
+        with pytest.raises(argparse.ArgumentTypeError, match="must be a size such as 4G"):
+            parse_size(text)
 
 
 #: The optimal lengths of the public homework cases (shared data README; A* and BFS agree).

@@ -137,5 +137,6 @@ ENTRY: Final = GameEntry(
     factory="gridarena.games.iceandfire.rules:IceAndFire",
     bots=BOTS,
     renderer="gridarena.games.iceandfire.render:render_svg",
+    words="gridarena.games.iceandfire.render:WORDS",
     analyser="gridarena.games.iceandfire.analysis:make_analyser",
 )

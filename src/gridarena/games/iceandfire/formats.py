@@ -256,13 +256,15 @@ def _numbers(
     values = []
     for name, text in zip(names, texts, strict=True):
         problem = f"{name} is empty" if text == "" else None
-        if problem is None and int(text) > JAVA_INT_MAX:
-            problem = f"{name} {text} is not a Java int"
+        # Digits only (the patterns say so); the length first: int() refuses 4,301 digits with a ValueError.
+        significant = text.lstrip("0") or "0"
+        if problem is None and (len(significant) > len(str(JAVA_INT_MAX)) or int(significant) > JAVA_INT_MAX):
+            problem = f"{name} {text[:20]}{'...' if len(text) > 20 else ''} is not a Java int"
         if problem is not None:
             if rules == "multi":
                 raise _unrecognised(piece, index, problem)
             return Ignored(piece, problem)
-        values.append(int(text))
+        values.append(int(significant))
     return tuple(values)
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import textwrap
 from html import escape
+from typing import Final
 
+from gridarena.core.words import Ending, Seat, Words
 from gridarena.games.iceandfire.formats import Build, Move, Train
 from gridarena.games.iceandfire.geometry import CELLS, SIZE
 from gridarena.games.iceandfire.rules import (
@@ -32,6 +34,33 @@ _FILL = {
 _DARK = ("#8c1d0e", "#0e3a8c")
 
 
+_LEGEND_PX = 44
+"""Room under the board for the legend (two rows)."""
+
+
+def _legend(y: int) -> str:
+    """What the colours and marks mean: territories (pale: cut off from the HQ), mine spots, buildings, units."""
+    cells = [("R", "red"), ("r", "red, inactive"), ("B", "blue"), ("b", "blue, inactive"), ("#", "void")]
+    parts = ['<g class="legend" font-family="sans-serif" font-size="11">']
+    for k, (key, label) in enumerate(cells):
+        x = 4 + k * 96
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="12" height="12" fill="{_FILL[key, True]}" stroke="#999"/>'
+            f'<text x="{x + 16}" y="{y + 10}">{label}</text>'
+        )
+    y2, cx = y + 20, 10
+    parts.append(
+        f'<polygon points="{cx},{y2} {cx + 6},{y2 + 6} {cx},{y2 + 12} {cx - 6},{y2 + 6}" fill="#d4a017"/>'
+        f'<text x="{cx + 10}" y="{y2 + 10}">mine spot</text>'
+        f'<rect x="100" y="{y2}" width="12" height="12" fill="{_DARK[0]}"/>'
+        f'<text x="116" y="{y2 + 10}">building: H HQ, M mine, T tower</text>'
+        f'<circle cx="330" cy="{y2 + 6}" r="6" fill="{_DARK[1]}"/>'
+        f'<text x="340" y="{y2 + 10}">unit: level, id below</text>'
+    )
+    parts.append("</g>")
+    return "".join(parts)
+
+
 def render_svg(state: IceAndFireState, *, last_action: object = None) -> str:
     """The web viewer's and ``gridarena replay --svg``'s picture (the registry's renderer): the state
     already holds the turn just played (``last_turn``), so ``last_action`` adds nothing."""
@@ -44,13 +73,13 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
     dashed lines (MOVE: from where the unit stands now to the cell it was sent to) and marks (TRAIN, BUILD), then
     the figures and the referee's messages below the board."""
     size = SIZE * CELL_PX
-    # Monospace 12 px: about 78 characters fit the board's width; long lines (units, the turn) wrap.
+    # Monospace 12 px is about 7.2 px a character: 64 fit the board's width; longer lines wrap.
     text_lines = [
         part
         for line in status_lines(state) + detail_lines(state)
-        for part in textwrap.wrap(line, 78, subsequent_indent="  ", break_on_hyphens=False) or [""]
+        for part in textwrap.wrap(line, 64, subsequent_indent="  ", break_on_hyphens=False) or [""]
     ]
-    height = size + 20 + 16 * (len(text_lines) + (1 if title else 0))
+    height = size + _LEGEND_PX + 20 + 16 * (len(text_lines) + (1 if title else 0))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
         f'viewBox="0 0 {size} {height}" font-family="monospace" font-size="12" '
@@ -70,7 +99,8 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
         if state.board.spot[c]:
             cx, cy = px + CELL_PX - 7, py + 7
             out.append(
-                f'<polygon points="{cx},{cy - 5} {cx + 5},{cy} {cx},{cy + 5} {cx - 5},{cy}" fill="#d4a017"/>'
+                f'<polygon class="spot" points="{cx},{cy - 5} {cx + 5},{cy} {cx},{cy + 5} {cx - 5},{cy}" '
+                'fill="#d4a017"/>'
             )
     for b in state.buildings:
         px, py = b.x * CELL_PX, b.y * CELL_PX
@@ -84,7 +114,7 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
         ux, uy = u.x * CELL_PX + CELL_PX / 2, u.y * CELL_PX + CELL_PX / 2
         radius = 8 + 3 * u.level
         out.append(
-            f'<circle cx="{ux}" cy="{uy}" r="{radius}" fill="{_DARK[u.owner]}" stroke="white">'
+            f'<circle class="unit" cx="{ux}" cy="{uy}" r="{radius}" fill="{_DARK[u.owner]}" stroke="white">'
             f"<title>unit {u.id}, level {u.level}</title></circle>"
             f'<text x="{ux}" y="{uy + 4}" fill="white" text-anchor="middle" font-weight="bold">{u.level}</text>'
             f'<text x="{ux - CELL_PX / 2 + 2}" y="{uy + CELL_PX / 2 - 3}" font-size="9">{u.id}</text>'
@@ -106,7 +136,8 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
                 f'<rect x="{px + 1}" y="{py + 1}" width="{CELL_PX - 2}" height="{CELL_PX - 2}" fill="none" '
                 f'stroke="black" stroke-width="2"><title>{escape(command.to_text())}</title></rect>'
             )
-    y = size + 16
+    out.append(_legend(size + 6))
+    y = size + _LEGEND_PX + 16
     if title:
         out.append(f'<text x="4" y="{y}" font-weight="bold">{escape(title)}</text>')
         y += 16
@@ -115,3 +146,30 @@ def state_to_svg(state: IceAndFireState, title: str = "") -> str:
         y += 16
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def describe_ending(ending: Ending, words: Words) -> str | None:
+    """``blue captured red's HQ on turn 17: wood2 (blue) wins``, or the military scores at the turn limit."""
+    outcome = ending.outcome
+    if outcome.termination != "normal" or len(outcome.returns) != 2:
+        return None
+    winners = ending.winners()
+    if not outcome.reason.startswith("turn limit"):
+        return f"{outcome.reason}: {words.who(ending, winners[0])} wins" if len(winners) == 1 else None
+    scores = ending.info.get("scores")
+    if not isinstance(scores, list) or len(scores) != 2:
+        return None
+    if len(winners) == 2:
+        return f"the turns ran out: a draw at {scores[0]} military score each"
+    winner = winners[0]
+    return (
+        f"the turns ran out: {words.who(ending, winner)} wins on military score "
+        f"{scores[winner]} to {scores[1 - winner]}"
+    )
+
+
+WORDS: Final = Words(
+    seats=(Seat("red", _FILL["R", True]), Seat("blue", _FILL["B", True])),
+    describe=describe_ending,
+)
+"""Ice and Fire's words (its catalogue entry's ``words``): the territories' colours and the ending."""

@@ -290,6 +290,22 @@ class IceAndFireState(BaseState[Turn]):
         (:meth:`Referee.valid_commands <gridarena.games.iceandfire.referee.Referee.valid_commands>`)."""
         return Referee(self).valid_commands()
 
+    def legal_texts(self) -> list[str]:
+        """What an external program is offered as ``legal``: ``WAIT``, then every single command of
+        :meth:`valid_commands` as text (``TRAIN 1 1 0``, ``MOVE 4 2 1``); empty at the end
+        (:class:`~gridarena.core.types.OffersLegalTexts`).
+
+        Each is a whole turn as it is; a program may join several with ``;`` (each is then checked on
+        the position the ones before it leave, and skipped if it fails, as on CodinGame). At most 3
+        TRAINs and 2 BUILDs per cell and 4 MOVEs per unit.
+
+        >>> IceAndFire().new_initial_state(seed=1).legal_texts()
+        ['WAIT', 'TRAIN 1 1 0', 'TRAIN 2 1 0', 'TRAIN 1 0 1', 'TRAIN 2 0 1']
+        """
+        if self.result is not None:
+            return []
+        return ["WAIT", *(command.to_text() for command in self.valid_commands())]
+
     def after_commands(self, commands: Turn) -> IceAndFireState:
         """The position inside the mover's turn after ``commands``, before the turn ends.
 

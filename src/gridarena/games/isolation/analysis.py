@@ -88,7 +88,8 @@ def opposite(value: Evaluation) -> Evaluation:
     """The same position for the other player (a zero-sum game of two: the value negated)."""
     if value.exact:
         return result(value.value < 0, value.plies)
-    return Evaluation(-value.value, text="?" if value.text == "?" else f"{-value.value:+.2f}")
+    text = "?" if value.text == "?" else f"{-value.value:+.2f}"
+    return Evaluation(-value.value, text=text, error=value.error)
 
 
 def make_analyser(game: Game[Any], seconds: float, tt_bits: int = ANALYSIS_TT_BITS) -> IsolationAnalyser:

@@ -77,6 +77,7 @@ BOTS: Final[dict[str, BotEntry]] = {
         },
         # ``player`` and ``score`` are looked up in the file or AIND's modules: HumanPlayer reads the terminal.
         reaches=frozenset({Reach.FILE, Reach.TERMINAL}),
+        shown_by=("score", "file"),
     ),
 }
 
@@ -86,6 +87,7 @@ ENTRY: Final = GameEntry(
     factory="gridarena.games.isolation.rules:Isolation",
     bots=BOTS,
     renderer="gridarena.games.isolation.render:render_svg",
+    words="gridarena.games.isolation.render:WORDS",
     analyser="gridarena.games.isolation.analysis:make_analyser",
     evaluators=f"{_BOTS}:EVALUATORS",
     heuristics=(

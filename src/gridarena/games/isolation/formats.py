@@ -32,7 +32,13 @@ def text_to_cell(text: str, width: int, height: int) -> int:
     24
     """
     word = text.strip().lower()
-    if len(word) < 2 or not word[0].isalpha() or not word[1:].isdigit():
+    digits = word[1:]  # ASCII, and few: int() refuses 4,301 digits and superscripts with a ValueError
+    if (
+        len(word) < 2
+        or not word[0].isalpha()
+        or not (digits.isascii() and digits.isdigit())
+        or len(digits) > 3
+    ):
         raise ActionParseError(f"isolation: {text!r} is not a cell such as 'd4'")
     col, row = ord(word[0]) - ord("a"), int(word[1:]) - 1
     if not (0 <= col < width and 0 <= row < height):

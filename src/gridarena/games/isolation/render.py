@@ -15,9 +15,11 @@ browser's play page sends that text when one is clicked.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 from xml.sax.saxutils import escape
 
+from gridarena.core.types import Game
+from gridarena.core.words import Ending, Seat, Words
 from gridarena.games.isolation.formats import cell_chars, cell_to_text
 from gridarena.games.isolation.rules import Cell, State
 
@@ -65,7 +67,12 @@ def render_svg(state: State, *, last_action: Cell | None = None) -> str:
         " ".join(cell_to_text(c, width) for c in state.moves_of(p)) if state.locs[p] is not None else ""
         for p in (0, 1)
     ]
-    total_w, total_h = 2 * MARGIN + width * CELL, 2 * MARGIN + height * CELL + FOOTER
+    status = _status(state)
+    # wide enough for the status line too (14 px sans-serif: under 8 px a character)
+    total_w, total_h = (
+        max(2 * MARGIN + width * CELL, MARGIN + 8 * len(status)),
+        2 * MARGIN + height * CELL + FOOTER,
+    )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{total_w}" height="{total_h}" '
         f'viewBox="0 0 {total_w} {total_h}" data-game="isolation" data-ply="{state.ply}" '
@@ -113,7 +120,29 @@ def render_svg(state: State, *, last_action: Cell | None = None) -> str:
         )
     parts.append(
         f'<text class="status" x="{MARGIN}" y="{total_h - 10}" font-size="14" fill="#222">'
-        f"{escape(_status(state))}</text>"
+        f"{escape(status)}</text>"
     )
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def describe_ending(ending: Ending, words: Words) -> str | None:
+    """``random (blue) has no legal move left: greedy (orange) wins`` (None: a forfeit, told in common words)."""
+    outcome = ending.outcome
+    if outcome.termination != "normal" or len(outcome.returns) != 2:
+        return None
+    loser = 0 if outcome.returns[0] < outcome.returns[1] else 1
+    return f"{words.who(ending, loser)} has no legal move left: {words.who(ending, 1 - loser)} wins"
+
+
+def describe_options(game: Game[Any]) -> list[tuple[str, str]]:
+    """The board's size (Isolation has no other parameter)."""
+    return [("board", f"{game.params['width']} × {game.params['height']}")]
+
+
+WORDS: Final = Words(
+    seats=(Seat("orange", PLAYER_COLOURS[0]), Seat("blue", PLAYER_COLOURS[1])),
+    describe=describe_ending,
+    options=describe_options,
+)
+"""Isolation's words (its catalogue entry's ``words``): the pieces' colours, the ending, the board."""

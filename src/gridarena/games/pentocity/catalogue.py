@@ -98,5 +98,6 @@ ENTRY: Final = GameEntry(
     factory="gridarena.games.pentocity.rules:Pentocity",
     bots=BOTS,
     renderer="gridarena.games.pentocity.render:render_svg",
+    words="gridarena.games.pentocity.render:WORDS",
     analyser="gridarena.games.pentocity.analysis:make_analyser",
 )

@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 from numpy.typing import NDArray
 
+from gridarena.core.words import Ending, Words, forfeit
 from gridarena.games.pentocity.buildings import Cell
 from gridarena.games.pentocity.land import SIDE, CellType, Land, Move
 from gridarena.games.pentocity.rules import Action, PentocityState
@@ -35,6 +36,15 @@ COLOURS: Final = {
 }
 PNG_SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 _HEADER: Final = 22  # pixels above the land for the title line
+_LEGEND: Final = 24  # pixels below the land for the colours' legend (a state's picture)
+#: The legend's entries: what each colour of the city is.
+LEGEND: Final = (
+    (CellType.RESIDENCE, "residence"),
+    (CellType.FACTORY, "factory"),
+    (CellType.ROAD, "road"),
+    (CellType.PARK, "park"),
+    (CellType.WATER, "water"),
+)
 
 
 def _runs(row: NDArray[np.uint8]) -> list[tuple[int, int, int]]:
@@ -87,6 +97,7 @@ def render_svg(
     land, title = _land_and_title(city, title)
     top = _HEADER if title else 0
     size = SIDE * cell
+    bottom = _LEGEND if isinstance(city, PentocityState) else 0
     if isinstance(last_action, Move) and last_action.accept:
         highlight = [
             *highlight,
@@ -96,9 +107,9 @@ def render_svg(
             *last_action.park,
         ]
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + top}" '
-        f'viewBox="0 0 {size} {size + top}"{_data(city, land)}>',
-        f'<rect width="{size}" height="{size + top}" fill="{COLOURS[CellType.EMPTY]}"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + top + bottom}" '
+        f'viewBox="0 0 {size} {size + top + bottom}"{_data(city, land)}>',
+        f'<rect width="{size}" height="{size + top + bottom}" fill="{COLOURS[CellType.EMPTY]}"/>',
     ]
     if title:
         parts.append(
@@ -118,8 +129,27 @@ def render_svg(
             f'<rect class="highlight" x="{j * cell}" y="{top + i * cell}" width="{cell}" height="{cell}" '
             'fill="none" stroke="#e74c3c" stroke-width="2"/>'
         )
+    if bottom:
+        parts.append(_legend(top + size + 6, size))
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _legend(y: int, width: int) -> str:
+    """A row of swatches naming each colour of the city, and the outline of the last placement."""
+    step = width // (len(LEGEND) + 1)
+    parts = ['<g class="legend" font-family="sans-serif" font-size="12">']
+    entries = [(COLOURS[kind], label, False) for kind, label in LEGEND] + [("#e74c3c", "last placed", True)]
+    for k, (colour, label, outline) in enumerate(entries):
+        x = 4 + k * step
+        fill = "none" if outline else colour
+        stroke = f'stroke="{colour}" stroke-width="2"' if outline else 'stroke="#999"'
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="12" height="12" fill="{fill}" {stroke}/>'
+            f'<text x="{x + 16}" y="{y + 10}">{label}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def land_pixels(land: Land, cell: int = 8) -> NDArray[np.uint8]:
@@ -155,3 +185,22 @@ def render_png(city: Land | PentocityState, cell: int = 8) -> bytes:
     """The land as PNG bytes (no title: text needs a font library, which we do not depend on)."""
     land, _ = _land_and_title(city, None)
     return encode_png(land_pixels(land, cell))
+
+
+def describe_ending(ending: Ending, words: Words) -> str | None:
+    """``example scored 1234 points with 71 buildings on 74 requests; rejection 3 of 3 ended the game``."""
+    info, outcome = ending.info, ending.outcome
+    score, placed, requests = info.get("score"), info.get("accepted"), info.get("requests")
+    if score is None or placed is None or requests is None:
+        return None
+    city = f"{placed} buildings on {requests} requests"
+    if outcome.termination == "normal":
+        return f"{ending.name(0)} scored {score} points with {city}; {outcome.reason or 'the last rejection'} ended the game"
+    if outcome.termination == "aborted":
+        return f"the game was aborted after {city} ({outcome.reason})"
+    counted = "" if outcome.returns[0] == score else " (which do not count)"
+    return f"{forfeit(words, ending)} with {score} points{counted} and {city}"
+
+
+WORDS: Final = Words(describe=describe_ending)
+"""Pentocity's words (its catalogue entry's ``words``): the city's ending (its colours: :data:`LEGEND`)."""

@@ -40,6 +40,7 @@ from gridarena.games.pentocity.formats import (
 from gridarena.games.pentocity.land import (
     SIDE,
     Land,
+    Mask,
     Mode,
     Move,
     empty_land,
@@ -283,8 +284,7 @@ class PentocityState(BaseState[Action]):
         (over every rotation and location), or a rejection when there is none."""
         if self.current_player() == CHANCE:
             return self.chance_outcomes()[0][0]
-        request = self._pending()
-        masks = [placement_mask(self.land, r, request.kind, self.pentocity.mode) for r in request.rotations()]
+        masks = self._placement_masks()
         counts = [int(m.sum()) for m in masks]
         if sum(counts) == 0:
             return Move.reject()
@@ -295,6 +295,44 @@ class PentocityState(BaseState[Action]):
                 return Move.build((i, j), rotation)
             k -= count
         raise AssertionError("unreachable: k is below the total count")
+
+    def _placement_masks(self) -> list[Mask]:
+        """Per rotation of the pending request, the corners where it is valid with no new road."""
+        request = self._pending()
+        mode = self.pentocity.mode
+        return [placement_mask(self.land, r, request.kind, mode) for r in request.rotations()]
+
+    def placements(self) -> list[Move]:
+        """Every placement of the pending request that is valid with no new road, as a bare move (no road,
+        water or park), by rotation, then row, then column; empty off the player's turn.
+
+        Each may be played as it is, or with cells added (a pond or a field beside it); a placement that
+        needs a road is not listed (its road is the player's choice).
+
+        >>> state = Pentocity(sequencer="g6").new_initial_state(seed=1)
+        >>> state = state.apply_action(state.chance_outcomes()[0][0])
+        >>> moves = state.placements()
+        >>> len(moves), state.action_to_string(moves[0]), state.action_to_string(moves[-1])
+        (736, '0,0 r0', '45,49 r1')
+        """
+        if self.current_player() != 0:
+            return []
+        return [
+            Move.build((int(i), int(j)), rotation)
+            for rotation, mask in enumerate(self._placement_masks())
+            for i, j in np.argwhere(mask)
+        ]
+
+    def legal_texts(self) -> list[str]:
+        """What an external program is offered as ``legal``: :meth:`placements` as text (``"3,0 r1"``),
+        then ``reject``; at most 10,001 (:class:`~gridarena.core.types.OffersLegalTexts`)."""
+        if self.current_player() != 0:
+            return []
+        return [
+            f"{i},{j} r{rotation}"
+            for rotation, mask in enumerate(self._placement_masks())
+            for i, j in np.argwhere(mask)
+        ] + ["reject"]
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over. The return is the score, except after an invalid move, a crash

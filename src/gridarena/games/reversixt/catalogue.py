@@ -64,5 +64,6 @@ ENTRY: Final = GameEntry(
     factory="gridarena.games.reversixt.rules:ReversiXT",
     bots=BOTS,
     renderer="gridarena.games.reversixt.render:render_svg",
+    words="gridarena.games.reversixt.render:WORDS",
     analyser="gridarena.games.reversixt.analysis:make_analyser",
 )

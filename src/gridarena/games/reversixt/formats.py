@@ -214,8 +214,12 @@ class _Reader:
         index = self.next(what)
         text = self.word(index)
         if not _NUMBER.fullmatch(text):
-            raise self.error(index, f"{what}: {text!r} is not a non-negative integer")
-        value = int(text)
+            raise self.error(index, f"{what}: {text[:40]!r} is not a non-negative integer")
+        if len(text.lstrip("0")) > len(str(MAX_VALUE)):  # checked before int(): 5,000 digits would raise
+            raise self.error(
+                index, f"{what}: a number of {len(text)} digits is too large (at most {MAX_VALUE})"
+            )
+        value = int(text.lstrip("0") or "0")
         if value > MAX_VALUE:
             raise self.error(index, f"{what}: {text} is too large (at most {MAX_VALUE})")
         return value, index
@@ -433,7 +437,7 @@ class Move(NamedTuple):
         return f"{self.x},{self.y},{self.special}"
 
 
-_MOVE_TEXT = re.compile(r"\(?\s*(\d+)\s*[, ]\s*(\d+)\s*(?:[, ]\s*(\d+)\s*)?\)?")
+_MOVE_TEXT = re.compile(r"\(?\s*(\d{1,9})\s*[, ]\s*(\d{1,9})\s*(?:[, ]\s*(\d{1,9})\s*)?\)?")
 
 
 def parse_move(text: str) -> Move:

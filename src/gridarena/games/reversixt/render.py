@@ -14,7 +14,10 @@ True
 from __future__ import annotations
 
 import html
+from typing import Any, Final
 
+from gridarena.core.types import Game
+from gridarena.core.words import Ending, Seat, Words
 from gridarena.games.reversixt.formats import (
     BONUS,
     CHOICE,
@@ -26,6 +29,7 @@ from gridarena.games.reversixt.formats import (
     SYMBOLS,
     cells_to_symbols,
     is_stone,
+    map_name,
 )
 from gridarena.games.reversixt.rules import ReversiState, status_lines
 
@@ -37,6 +41,16 @@ def _edge(x: int, y: int, d: int, cell: int, margin: int) -> tuple[float, float]
     """The point where a link leaves field (x, y) in direction d: the middle of that side or corner."""
     cx, cy = margin + x * cell + cell / 2, margin + y * cell + cell / 2
     return cx + DX[d] * cell / 2, cy + DY[d] * cell / 2
+
+
+def _status(state: ReversiState) -> str:
+    """The heading's second half: who moves, or at the end the ranking with each player's stones."""
+    if not state.is_terminal():
+        return status_lines(state)[0]
+    scores, ranks = state.scores(), state.ranks()
+    order = sorted(range(state.players), key=lambda k: ranks[k])
+    shown = [f"player {k + 1} ({'disqualified' if scores[k] is None else scores[k]})" for k in order]
+    return "game over: " + (f"{shown[0]} first, then {', '.join(shown[1:])}" if len(shown) > 1 else shown[0])
 
 
 def render_svg(
@@ -52,9 +66,11 @@ def render_svg(
     top = 2 * 16 + 8
     per_row = max(1, min(4, (w * cell) // 150))  # legend entries per line, within the board's width
     legend_h = 18 * ((state.players + per_row - 1) // per_row) + 8
-    width, height = max(2 * margin + w * cell, 320), 2 * margin + h * cell + top + legend_h
+    heading = title if title is not None else f"{m.name or 'reversixt'} · {_status(state)}"
+    # wide enough for the heading too (14 px sans-serif: under 8 px a character)
+    width = max(2 * margin + w * cell, 320, margin + 8 * len(heading))
+    height = 2 * margin + h * cell + top + legend_h
     marks = set(state.valid_cells()) if state.phase == 1 else set()
-    heading = title if title is not None else f"{m.name or 'reversixt'} · " + status_lines(state)[0]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" data-game="reversixt" '
@@ -128,3 +144,58 @@ def render_svg(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+#: The colours' names, by map player (index 0 unused), as :data:`COLOURS` draws the stones.
+COLOUR_NAMES = ("", "red", "blue", "green", "orange", "purple", "brown", "pink", "cyan")
+
+
+def describe_ending(ending: Ending, words: Words) -> str | None:
+    """``greedy (green) first with 212 stones, then random (red) 180, ...``, or for two players
+    ``greedy (red) wins with 40 stones to 24``; disqualifications follow with their reasons."""
+    scores = ending.info.get("scores")
+    ranks = ending.outcome.ranks()
+    if not isinstance(scores, list) or len(scores) != len(ranks):
+        return None
+    shown = ["disqualified" if s is None else str(s) for s in scores]
+    places = [[s for s, r in enumerate(ranks) if r == rank] for rank in sorted(set(ranks))]
+    first = " and ".join(words.who(ending, s) for s in places[0])
+    if len(places) == 1:
+        text = f"a draw at {shown[0]} stones each"
+    elif len(ranks) == 2:
+        (winner,), (loser,) = places
+        text = f"{first} wins with {shown[winner]} stones to {shown[loser]}"
+    else:
+        lead = "share first place" if len(places[0]) > 1 else "first"
+        rest = ", ".join(
+            " and ".join(f"{words.who(ending, s)} {shown[s]}" for s in group) for group in places[1:]
+        )
+        text = f"{first} {lead} with {shown[places[0][0]]} stones, then {rest}"
+    disqualified = ending.info.get("disqualified")
+    if isinstance(disqualified, dict):
+        for player, why in disqualified.items():
+            text += f"; {words.who(ending, int(player) - 1)} was disqualified ({why})"
+    return text
+
+
+def describe_options(game: Game[Any]) -> list[tuple[str, str]]:
+    """The map by its name and size (never its text), its players, overrides and bombs."""
+    board = game.board  # type: ignore[attr-defined]
+    name = board.name or (
+        map_name(str(game.params["map"])) if game.params.get("map") else "a map given as text"
+    )
+    return [
+        ("map", name),
+        ("board", f"{board.width} × {board.height}"),
+        ("players", str(board.players)),
+        ("overrides", str(board.overrides)),
+        ("bombs", f"{board.bombs} (radius {board.radius})"),
+    ]
+
+
+WORDS: Final = Words(
+    seats=tuple(Seat(name, colour) for name, colour in zip(COLOUR_NAMES[1:], COLOURS[1:], strict=True)),
+    describe=describe_ending,
+    options=describe_options,
+)
+"""ReversiXT's words (its catalogue entry's ``words``): the stones' colours, the ranking, the map."""

@@ -91,7 +91,7 @@ class ReversiXT:
     zero_sum: bool = field(default=False, init=False)
     #: The parameters and their ranges (docs/reversixt.md lists them); ``parsed`` is for Python callers only.
     PARAMETERS: ClassVar[Mapping[str, Param]] = {
-        "map": FileOrName("map", packaged_maps),
+        "map": FileOrName("map", packaged_maps, unless="text"),
         "text": Text(MAX_MAP_TEXT),
     }
 
@@ -122,8 +122,11 @@ class ReversiXT:
 
     @property
     def params(self) -> Mapping[str, JSON]:
-        """The game's parameters, as given to ``make``."""
-        return {"map": self.map, "text": self.text} if self.text else {"map": self.map}
+        """The game's parameters: the map's name, and its text unless it is a packaged map, so a replay
+        or a stored game holds the whole map and is rebuilt without the file."""
+        if self.text or (self.map or DEFAULT_MAP) in packaged_maps():
+            return {"map": self.map, "text": self.text} if self.text else {"map": self.map}
+        return {"map": map_name(self.map), "text": write_map(self.board)}
 
     @cached_property
     def steps(self) -> StepTable:

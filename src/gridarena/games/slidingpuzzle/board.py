@@ -163,8 +163,9 @@ def parse_action(text: str) -> Action:
     75
     """
     parts = text.split()
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise ActionParseError(f"expected 'cell direction' (two integers), found {text!r}")
+    # ASCII digits, and few: int() refuses 4,301 digits (and other scripts' digits) with a ValueError.
+    if len(parts) != 2 or not all(len(p) <= 12 and p.lstrip("-").isdigit() and p.isascii() for p in parts):
+        raise ActionParseError(f"expected 'cell direction' (two integers), found {text[:60]!r}")
     cell, direction = int(parts[0]), int(parts[1])
     if cell < 0:
         raise ActionParseError(f"cell {cell} is negative in {text!r}")

@@ -34,6 +34,7 @@ ENTRY: Final = GameEntry(
     factory="gridarena.games.slidingpuzzle.rules:SlidingPuzzle",
     bots=BOTS,
     renderer="gridarena.games.slidingpuzzle.render:render_svg",
+    words="gridarena.games.slidingpuzzle.render:WORDS",
     analyser="gridarena.games.slidingpuzzle.analysis:make_analyser",
     play=PlayEntry(
         "slidingpuzzle(rows=3,cols=3,scramble=30)",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gridarena.core.errors import GridArenaError
+from gridarena.core.numbers import NumberTooLongError, checked_int
 from gridarena.games.slidingpuzzle.board import (
     BLANK,
     WALL,
@@ -68,6 +69,14 @@ class SolutionError(GridArenaError, ValueError):
     """An answer that does not solve the case (illegal slide, wrong end board, not optimal)."""
 
 
+def _number(text: str, path: str, line: int) -> int:
+    """An integer of the file, its length checked before it is converted."""
+    try:
+        return checked_int(text)
+    except NumberTooLongError as exc:
+        raise PuzzleFormatError(path, line, str(exc)) from None
+
+
 def _int_tokens(text: str, path: str) -> list[tuple[int, int]]:
     """Every whitespace-separated token as (value, 1-based line number); non-integers are errors."""
     out = []
@@ -75,7 +84,7 @@ def _int_tokens(text: str, path: str) -> list[tuple[int, int]]:
         for token in line.split():
             if not re.fullmatch(r"-?\d+", token):
                 raise PuzzleFormatError(path, number, f"expected an integer, found {token!r}")
-            out.append((int(token), number))
+            out.append((_number(token, path, number), number))
     return out
 
 
@@ -174,7 +183,7 @@ def parse_solution(text: str, path: str = "<answer>") -> list[Action]:
         lines.pop()
     if not lines or not re.fullmatch(r"\s*\d+\s*", lines[0]):
         raise PuzzleFormatError(path, 1, "expected the number of slides L on the first line")
-    count = int(lines[0])
+    count = _number(lines[0], path, 1)
     if len(lines) - 1 != count:
         raise PuzzleFormatError(path, len(lines), f"L = {count} but {len(lines) - 1} slide lines follow")
     actions = []
@@ -182,7 +191,7 @@ def parse_solution(text: str, path: str = "<answer>") -> list[Action]:
         match = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", line)
         if match is None:
             raise PuzzleFormatError(path, number, f"expected 'cell direction', found {line!r}")
-        cell, direction = int(match[1]), int(match[2])
+        cell, direction = _number(match[1], path, number), _number(match[2], path, number)
         if direction > 3:
             raise PuzzleFormatError(
                 path, number, f"direction {direction} is not 0 (up), 1 (down), 2 (left) or 3 (right)"
@@ -230,7 +239,7 @@ def parse_line(text: str, *, blank_first: bool = False, path: str = "<line>", li
     body = text[match.end() :] if match else text
     values = [v for v, _ in _int_tokens(body, path)]
     if match:
-        rows, cols = int(match[1]), int(match[2])
+        rows, cols = _number(match[1], path, line), _number(match[2], path, line)
     else:
         side = math.isqrt(len(values))
         if side * side != len(values) or not values:
@@ -298,7 +307,7 @@ def parse_pdb_config(text: str, path: str = "<config>", *, blanks: int = 2) -> P
     grid: list[list[int]] = []
     while lines and re.fullmatch(r"-?\d+(\s+-?\d+)*", lines[0][1]):
         number, line = lines.pop(0)
-        row = [int(v) for v in line.split()]
+        row = [_number(v, path, number) for v in line.split()]
         if grid and len(row) != len(grid[0]):
             raise PuzzleFormatError(
                 path, number, f"base board row has {len(row)} numbers, the first has {len(grid[0])}"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 from xml.sax.saxutils import escape
 
+from gridarena.core.types import FORFEITS, Game
+from gridarena.core.words import Ending, Words, forfeit, option_rows
 from gridarena.games.slidingpuzzle.board import (
     BLANK,
     WALL,
@@ -21,6 +23,7 @@ from gridarena.games.slidingpuzzle.rules import PuzzleState
 TILE: Final = 56
 MARGIN: Final = 10
 FOOTER: Final = 28
+MIN_WIDTH: Final = 230
 
 
 def _slides_by_tile(state: PuzzleState) -> dict[Cell, list[str]]:
@@ -34,7 +37,7 @@ def _slides_by_tile(state: PuzzleState) -> dict[Cell, list[str]]:
 def _status(state: PuzzleState) -> str:
     outcome = state.outcome()
     if outcome is not None:
-        return f"slides {state.moves} · {outcome.reason or outcome.termination}"
+        return outcome.reason or outcome.termination
     return f"slides {state.moves}"
 
 
@@ -55,7 +58,8 @@ def render_svg(state: PuzzleState, *, last_action: Action | None = None) -> str:
     moved = None if last_action is None else _landing(board, last_action)
     slides = _slides_by_tile(state)
     goal = state.puzzle.goal.cells
-    width, height = 2 * MARGIN + board.cols * TILE, 2 * MARGIN + board.rows * TILE + FOOTER
+    # at least wide enough for the longest status line ("move cap reached unsolved")
+    width, height = max(2 * MARGIN + board.cols * TILE, MIN_WIDTH), 2 * MARGIN + board.rows * TILE + FOOTER
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" data-game="slidingpuzzle" data-ply="{state.moves}" '
@@ -93,3 +97,26 @@ def render_svg(state: PuzzleState, *, last_action: Action | None = None) -> str:
 def _landing(board: Board, action: Action) -> Cell | None:
     """The cell the tile of ``action`` stands on after the slide (None if off the board)."""
     return neighbour(action_cell(action), action_direction(action), board.rows, board.cols)
+
+
+def describe_ending(ending: Ending, words: Words) -> str | None:
+    """``solver solved it in 22 slides``, or the cap reached unsolved, or a forfeit, unsolved."""
+    outcome = ending.outcome
+    if outcome.termination == "normal":
+        return f"{ending.name(0)} {outcome.reason.replace('solved in', 'solved it in')}"
+    if outcome.termination == "adjudicated":
+        return f"{ending.name(0)} did not solve it: {outcome.reason}"
+    if outcome.termination in FORFEITS:
+        return f"{forfeit(words, ending)}: unsolved"
+    return None
+
+
+def describe_options(game: Game[Any]) -> list[tuple[str, str]]:
+    """The board's size and variant, then the other parameters given (a start or goal by its size)."""
+    params = {k: v for k, v in game.params.items() if v is not None}
+    rows: list[tuple[str, str]] = [("board", f"{params.pop('rows', '?')} × {params.pop('cols', '?')}")]
+    return rows + option_rows(params)
+
+
+WORDS: Final = Words(describe=describe_ending, options=describe_options)
+"""The sliding puzzle's words (its catalogue entry's ``words``): the ending and the board."""

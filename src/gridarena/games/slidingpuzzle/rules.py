@@ -94,6 +94,9 @@ class SlidingPuzzle:
             else goal_board(rows, cols, blanks=blanks, walls=walls, blank_first=blank_first)
         )
         self.start = Board(rows, cols, tuple(start)) if start is not None else None
+        if self.start is not None and self.start != self.goal and not legal_slides(self.start):
+            # Every later board can slide back, so only a start can be stuck: a game that never ends.
+            raise BoardError(f"{self.name}: start has no tile that can slide, and it is not the goal")
         self.scramble, self.max_moves = scramble, max_moves
         self._params: dict[str, JSON] = {
             "rows": rows,

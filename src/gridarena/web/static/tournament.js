@@ -7,6 +7,10 @@ const id = root.dataset.id;
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 // A value that rounds to zero prints without its sign ("-0.0" reads as a bug).
+// A player's name, its spec on hover (the specs are listed under "players' specs" too).
+const specs = new Map();
+const who = (name) => (specs.has(name) && specs.get(name) !== name
+  ? `<span class="entrant" title="${esc(specs.get(name))}">${esc(name)}</span>` : `<span class="entrant">${esc(name)}</span>`);
 const num = (v, digits = 1) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits).replace(/^-(0\.?0*)$/, "$1") : "–");
 
 function standings(report) {
@@ -19,11 +23,11 @@ function standings(report) {
     if (single) {
       const ci = r.ci95 || [];
       const failed = Object.values(r.failures || {}).reduce((a, b) => a + b, 0);
-      return `<tr><td>${esc(r.player)}</td><td class="num">${r.games}</td><td class="num">${num(r.mean, 2)}</td>` +
+      return `<tr><td>${who(r.player)}</td><td class="num">${r.games}</td><td class="num">${num(r.mean, 2)}</td>` +
         `<td class="num">${num(r.sd, 2)}</td><td class="num">${num(ci[0], 2)} … ${num(ci[1], 2)}</td><td class="num">${failed}</td></tr>`;
     }
     const ci = r.elo_ci95 || [];
-    return `<tr><td>${i + 1}</td><td>${esc(r.player)}</td><td class="num">${r.games}</td><td class="num">${r.wins}</td>` +
+    return `<tr><td>${i + 1}</td><td>${who(r.player)}</td><td class="num">${r.games}</td><td class="num">${r.wins}</td>` +
       `<td class="num">${r.losses}</td><td class="num">${r.draws}</td><td class="num">${num(r.score === null ? null : r.score * 100)}%</td>` +
       `<td class="num">${num(r.elo)}</td><td class="num">${num(ci[0])} … ${num(ci[1])}</td></tr>`;
   }).join("");
@@ -60,10 +64,15 @@ function bots(report) {
   return `<h2>Time per move</h2><table id="bots"><tr><th>player</th><th>moves</th><th>mean ms</th><th>p99 ms</th><th>max ms</th><th>depth</th></tr>${rows}</table>`;
 }
 
+function entrantList(report) {
+  const rows = (report.entrants || []).map((e) => `<tr><td>${esc(e.name)}</td><td><code>${esc(e.spec)}</code></td></tr>`).join("");
+  return `<details id="entrants"><summary>players' specs</summary><table><tr><th>player</th><th>spec</th></tr>${rows}</table></details>`;
+}
+
 function gameList(games) {
   const rows = games.map((g) => {
-    const result = g.seats.map((s, i) => `${esc(s)} ${g.returns[i]}`).join(" · ");
-    const analysis = g.url ? ` · <a class="analysis" href="${esc(g.url)}?analysis=1" title="${g.analysed ? "stored by gridarena analyze" : "analysed when opened, within a few seconds"}">analysis${g.analysed ? " ✓" : ""}</a>` : "";
+    const result = esc(g.result);
+    const analysis = g.url ? ` · <a class="analysis" href="${esc(g.url)}?analysis=1" title="${g.analysed ? "stored by gridarena analyze" : "analysed when opened, the whole game at up to a quarter of a second a position"}">analysis${g.analysed ? " ✓" : ""}</a>` : "";
     const link = g.url ? `<a href="${esc(g.url)}">view</a>${analysis}` : "no replay";
     return `<tr><td class="num">${g.block}</td><td class="num">${g.game}</td><td>${result}</td><td>${esc(g.termination)}</td>` +
       `<td class="num">${g.plies}</td><td>${link}</td></tr>`;
@@ -80,12 +89,13 @@ function liveList(live) {
 
 function render(data, live) {
   const r = data.report;
-  const players = (r.config.players || []).join(", ");
+  for (const e of r.entrants || []) specs.set(e.name, e.spec);
+  const players = (r.entrants || []).map((e) => who(e.name)).join(", ");
   root.innerHTML =
-    `<h1>Tournament ${r.tournament}: ${esc(r.game)}</h1>` +
+    `<h1>Tournament ${r.tournament}: ${esc(r.game_title ?? r.game)}</h1>` +
     `<p><span class="badge ${esc(r.status)}" id="status">${esc(r.status)}</span> ${live ? '<span class="badge live" id="live">live</span>' : ""} ` +
-    `${esc(players)} · seed <code>${esc(data.seed_text ?? r.seed)}</code> · ${r.blocks.done}/${r.blocks.scheduled} blocks done · ` +
-    `<span id="game-count">${data.games.length}</span> games stored</p>` +
+    `<span id="players">${players}</span> · seed <code>${esc(data.seed_text ?? r.seed)}</code> · ${r.blocks.done}/${r.blocks.scheduled} blocks done · ` +
+    `<span id="game-count">${data.games.length}</span> games stored</p>` + entrantList(r) +
     standings(r) + (r.match_text ? `<pre id="match">${esc(r.match_text)}</pre>` : "") +
     liveList(data.live || []) + crosstable(r) + forfeits(r, data.games) + bots(r) + gameList(data.games);
 }

@@ -44,6 +44,11 @@ export class Viewer {
     this.turns = data.turns || [];
     this.plies = data.plies ?? this.turns.length;
     this.names = (data.header.players || []).map((p) => p.name);
+    // The game's words (the server's frames.words): result sentence, parameters, seat colours, specs, and the
+    // plies played before the first stored one (an opening), so the counts here are the board's.
+    this.words = data.words || {};
+    this.first = this.words.first_ply || 0;
+    this.colours = this.names.map((_, i) => ((this.words.seats || [])[i] || {}).colour || COLOURS[i % COLOURS.length]);
     this.cache = new Map();
     this.ply = 0;
     this.speed = 2; // index of 1x
@@ -54,37 +59,58 @@ export class Viewer {
     document.addEventListener("keydown", (e) => this.onKey(e));
   }
 
+  // Ply numbers as people see them: the board's count, which includes an opening played before the replay's first turn.
+  shownPly(ply) { return this.first + ply; }
+
   requestedPly() {
     const params = new URLSearchParams(location.search || location.hash.replace(/^#/, "?"));
     const raw = params.get("ply") ?? params.get("turn");
     if (raw === null) return { ply: 0 };
     const n = Number.parseInt(raw, 10);
     if (!Number.isFinite(n)) return { ply: 0, notice: `?ply=${raw} is not a number: showing the start` };
-    const ply = Math.max(0, Math.min(this.plies, n));
-    return { ply, notice: ply !== n ? `ply ${n} is outside 0–${this.plies}: showing ply ${ply}` : null };
+    const ply = Math.max(0, Math.min(this.plies, n - this.first));
+    const last = this.shownPly(this.plies);
+    return { ply, notice: this.shownPly(ply) !== n ? `ply ${n} is outside ${this.first}–${last}: showing ply ${this.shownPly(ply)}` : null };
+  }
+
+  playerLine() {
+    const players = el("span", { class: "players", id: "players" });
+    const specs = this.words.specs || [];
+    this.names.forEach((name, i) => {
+      const seat = (this.words.seats || [])[i];
+      const title = [seat ? `${seat.colour_name}` : "", specs[i] ? `spec: ${specs[i]}` : ""].filter(Boolean).join(" · ");
+      // a swatch only where the board draws the seat in a colour of its own
+      const swatch = seat ? el("span", { class: "swatch", style: `background:${seat.colour}` }) : "";
+      players.append(el("span", { class: "player", title, "data-seat": String(i), "data-colour": seat ? seat.colour : "" },
+        swatch, `${i + 1}: ${name}`), i + 1 < this.names.length ? " · " : "");
+    });
+    return players;
+  }
+
+  optionTable() {
+    const rows = this.words.options || [];
+    if (!rows.length) return el("span", {});
+    return el("table", { class: "options", id: "options" }, ...rows.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, v))));
   }
 
   build() {
     const h = this.data.header;
     const r = this.data.result;
-    const players = el("span", { class: "players" });
-    (h.players || []).forEach((p, i) => {
-      players.append(el("span", { class: "swatch", style: `background:${COLOURS[i % COLOURS.length]}` }),
-        `${p.seat + 1}: ${p.name}`, i + 1 < h.players.length ? " · " : "");
-    });
+    const players = this.playerLine();
     const seed = this.data.seed_text ?? String(h.seed); // as text: a 64-bit seed loses digits as a JS number
     const seedBox = el("span", { class: "seed" }, "seed ", el("code", { id: "seed" }, seed),
       el("button", { class: "copy", id: "copy-seed", title: "copy the seed", onclick: () => this.copy(seed, "seed copied") }, "copy"));
-    const result = r ? `result ${JSON.stringify(r.returns)} · ${r.termination}${r.reason ? ` (${r.reason})` : ""}` : "no result (cut off)";
+    const result = this.words.result || (r ? `${r.reason || r.termination}` : "no result: the replay stops before the end");
     const where = h.tournament != null ? `tournament ${h.tournament}, block ${h.block}, game ${h.game_index}` : "";
-    const options = h.options && Object.keys(h.options).length ? JSON.stringify(h.options) : "";
     this.root.append(
       el("div", { class: "gamehead" },
-        el("h1", {}, `${h.game}`), el("span", { class: "muted" }, options), players, seedBox,
-        el("span", { id: "result" }, result), this.data.source && this.data.source.kind === "tournament"
-          ? el("a", { id: "tournament-link", href: `/tournaments/${h.tournament}` }, where)
-          : el("span", { class: "muted" }, where),
-        el("span", { class: "muted" }, `gridarena ${h.gridarena || "?"}${h.time_control ? ` · time ${h.time_control}` : ""}`)),
+        el("div", { class: "headline" }, el("h1", {}, `${h.game}`), players),
+        el("p", { id: "result", class: "result", "data-termination": r ? r.termination : "" }, result),
+        el("div", { class: "facts" }, this.optionTable(),
+          el("div", { class: "about" }, seedBox, this.data.source && this.data.source.kind === "tournament"
+            ? el("a", { id: "tournament-link", href: `/tournaments/${h.tournament}` }, where)
+            : el("span", { class: "muted" }, where),
+          el("span", { class: "muted" }, `gridarena ${h.gridarena || "?"}${h.time_control ? ` · time ${h.time_control}` : ""}`)))),
     );
     if (this.data.problem) this.root.append(el("div", { class: "notice" }, this.data.problem));
     this.noticeBox = el("div", { class: "notice", id: "notice", hidden: "" });
@@ -115,11 +141,22 @@ export class Viewer {
     this.byPly = new Map();
     this.current = el("div", { id: "current" });
     this.banner = el("div", { class: "banner", id: "banner", hidden: "" });
-    this.moves = el("ol", { class: "moves", id: "moves", start: "1" });
-    this.turns.forEach((t, i) => {
-      const mover = t.player >= 0 ? (this.names[t.player] ?? `player ${t.player + 1}`) : "chance";
-      this.moves.append(el("li", { "data-ply": String(i + 1), onclick: () => this.go(i + 1) }, `${mover}: ${t.action}`));
+    this.moves = el("ol", { class: "moves", id: "moves" });
+    const mover = (p) => (p >= 0 ? (this.names[p] ?? `player ${p + 1}`) : "chance");
+    const opening = this.words.opening || [];
+    opening.forEach((t, i) => {
+      this.moves.append(el("li", { class: "opening", "data-opening": String(i + 1), title: "the opening, played before the players' first move", onclick: () => this.go(0) },
+        el("span", { class: "n" }, String(i + 1)), el("span", { class: "what" }, `${mover(t.player)}: ${t.action}`, el("span", { class: "muted" }, " (opening)"))));
     });
+    if (!opening.length && this.first > 0) {
+      this.moves.append(el("li", { class: "opening", "data-opening": "1", onclick: () => this.go(0) },
+        el("span", { class: "n" }, this.first > 1 ? `1–${this.first}` : "1"), el("span", { class: "what" }, "the opening (not recorded in this replay)")));
+    }
+    this.turns.forEach((t, i) => {
+      this.moves.append(el("li", { "data-ply": String(i + 1), onclick: () => this.go(i + 1) },
+        el("span", { class: "n" }, String(this.shownPly(i + 1))), el("span", { class: "what" }, `${mover(t.player)}: ${t.action}`)));
+    });
+    this.moveItems = [...this.moves.querySelectorAll("li[data-ply]")];
     this.root.append(el("div", { class: "viewer" },
       el("section", {}, this.board, controls, this.evalBox),
       el("aside", { class: "panel" }, this.banner, el("h3", {}, "This ply"), this.current, el("h3", {}, "Moves"), this.moves)));
@@ -140,7 +177,7 @@ export class Viewer {
   }
 
   async loadAnalysis(url) {
-    this.evalBox.replaceChildren(el("p", { class: "muted", id: "eval-status" }, "analysing… (a few seconds)"));
+    this.evalBox.replaceChildren(el("p", { class: "muted", id: "eval-status" }, "analysing the whole game… (a few seconds a move at most, once: the answer is kept)"));
     try {
       const r = await fetch(url);
       const body = await r.json();
@@ -155,14 +192,15 @@ export class Viewer {
   showAnalysis(analysis) {
     this.analysis = analysis;
     this.byPly = new Map(analysis.plies.map((p) => [p.ply, p]));
-    for (const li of this.moves.children) {
+    for (const li of this.moveItems) {
       const p = this.byPly.get(Number(li.dataset.ply) - 1);
       if (!p) continue;
-      li.title = `${p.before_text} → ${p.after_text}${p.best && p.best !== p.action ? ` (best ${p.best})` : ""}`;
+      const noise = p.error ? ` (± ${Number(p.error).toFixed(2)})` : "";
+      li.title = `${p.before_text} → ${p.after_text}${noise}${p.best && p.best !== p.action ? ` (best ${p.best})` : ""}`;
       if (p.mark) {
         li.classList.add("marked", `mark-${p.mark}`);
         li.dataset.mark = p.mark;
-        li.append(el("span", { class: "mark" }, ` ${MARKS[p.mark] || ""} ${p.mark}`));
+        (li.querySelector(".what") || li).append(el("span", { class: "mark" }, ` ${MARKS[p.mark] || ""} ${p.mark}`));
       }
     }
     this.evalBox.replaceChildren(this.graph(analysis));
@@ -195,13 +233,13 @@ export class Viewer {
       this.go(ply);
     });
     for (const series of analysis.graph) {
-      const colour = analysis.graph.length > 1 || analysis.kind !== "result" ? COLOURS[series.seat % COLOURS.length] : "#34495e";
+      const colour = analysis.graph.length > 1 || analysis.kind !== "result" ? this.colours[series.seat] || COLOURS[series.seat % COLOURS.length] : "#34495e";
       svg.append(svgEl("polyline", { points: series.points.map((p) => `${x(p[0])},${y(p[1])}`).join(" "), class: "eval-line", stroke: colour }));
       for (const [ply, value, exact, mark] of series.points) {
         const dot = svgEl("circle", { cx: x(ply), cy: y(value), r: mark ? 5 : 3, "data-ply": ply, "data-value": value,
           class: `eval-point${exact ? " exact" : ""}${mark ? ` mark-${mark}` : ""}`, stroke: colour, fill: exact ? colour : "#fff" });
         const title = svgEl("title");
-        title.textContent = `ply ${ply}: ${Number(value).toFixed(2)}${mark ? ` (${mark})` : ""}`;
+        title.textContent = `ply ${this.shownPly(ply)}: ${Number(value).toFixed(2)}${mark ? ` (${mark})` : ""}`;
         dot.append(title);
         dot.addEventListener("click", () => this.go(ply));
         svg.append(dot);
@@ -245,7 +283,7 @@ export class Viewer {
     ply = Math.max(0, Math.min(this.plies, Math.trunc(ply)));
     this.ply = ply;
     this.range.value = String(ply);
-    this.label.textContent = `ply ${ply} / ${this.plies}`;
+    this.label.textContent = `ply ${this.shownPly(ply)} / ${this.shownPly(this.plies)}`;
     this.showNotice(notice);
     this.panel(ply);
     this.cursor(ply);
@@ -261,21 +299,22 @@ export class Viewer {
 
   panel(ply) {
     this.current.replaceChildren();
-    for (const li of this.moves.children) li.classList.toggle("current", Number(li.dataset.ply) === ply);
-    const cur = this.moves.children[ply - 1];
+    for (const li of this.moveItems) li.classList.toggle("current", Number(li.dataset.ply) === ply);
+    const cur = this.moveItems[ply - 1];
     if (cur) cur.scrollIntoView({ block: "nearest" });
     const r = this.data.result;
     const forfeit = r && r.termination && !["normal", "adjudicated"].includes(r.termination);
-    this.banner.hidden = !(forfeit && ply === this.plies);
-    if (forfeit) this.banner.textContent = `${r.termination}${r.forfeit_player != null ? ` by ${this.names[r.forfeit_player] ?? r.forfeit_player}` : ""}: ${r.reason || ""}`;
+    this.banner.hidden = !(r && ply === this.plies);
+    this.banner.classList.toggle("forfeit", Boolean(forfeit));
+    if (r) this.banner.textContent = `game over: ${this.words.result || r.reason || r.termination}`;
     if (ply === 0) {
-      this.current.append(el("p", { class: "muted" }, "the start position"));
+      this.current.append(el("p", { class: "muted" }, this.first ? `the position after the opening (ply ${this.first})` : "the start position"));
       return;
     }
     const t = this.turns[ply - 1];
     const dl = el("dl", {});
     const row = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
-    row("move", `${ply} of ${this.plies}`);
+    row("ply", `${this.shownPly(ply)} of ${this.shownPly(this.plies)}`);
     row("mover", t.player >= 0 ? `${this.names[t.player] ?? t.player} (seat ${t.player + 1})` : "chance");
     row("action", el("code", { id: "action" }, t.action));
     const limit = this.data.limit_ms;
@@ -289,7 +328,7 @@ export class Viewer {
     for (const [k, v] of Object.entries(t.info || {})) row(k, typeof v === "object" ? JSON.stringify(v) : String(v));
     const a = this.byPly.get(ply - 1);
     if (a) {
-      row("value", el("span", { id: "analysis-value" }, `${a.before_text} → ${a.after_text}`));
+      row("value", el("span", { id: "analysis-value" }, `${a.before_text} → ${a.after_text}${a.error ? ` (± ${Number(a.error).toFixed(2)})` : ""}`));
       if (a.mark) row("mark", el("span", { id: "analysis-mark", class: `mark-${a.mark}` }, a.mark));
       if (a.best && a.best !== a.action) row("best", el("code", {}, a.best));
     }
@@ -304,12 +343,12 @@ export class Viewer {
   link() {
     const url = new URL(location.href);
     url.searchParams.delete("turn");
-    url.searchParams.set("ply", String(this.ply));
+    url.searchParams.set("ply", String(this.shownPly(this.ply)));
     return url.toString();
   }
 
   updateAddress() {
-    try { history.replaceState(null, "", this.link()); } catch { location.hash = `ply=${this.ply}`; }
+    try { history.replaceState(null, "", this.link()); } catch { location.hash = `ply=${this.shownPly(this.ply)}`; }
   }
 
   copy(text, done) {

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import read_bytes
 from gridarena.games.isolation.aind.board import TIME_LIMIT_MILLIS, Board
 
 
@@ -62,8 +63,9 @@ def load_agent_module(path: str | Path, module_name: str | None = None) -> types
     finds the ``sample_players.py`` beside it); without one, gridarena's samples stand in.
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise AgentLoadError(f"{path}: no such agent file")
+    source = read_bytes(path, "agent file")  # a regular file of at most 16 MiB, else one line
     install_shim()
     _provide_samples(path.parent / "sample_players.py")
     name = module_name or f"_aind_agent_{path.stem}_{abs(hash(str(path.resolve())))}"
@@ -73,7 +75,8 @@ def load_agent_module(path: str | Path, module_name: str | None = None) -> types
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(path.parent))
     try:
-        spec.loader.exec_module(module)
+        # The source read above is what runs (the loader would open the path again, unbounded).
+        exec(compile(source, str(path), "exec"), module.__dict__)
     except Exception as error:
         raise AgentLoadError(f"{path}: {type(error).__name__}: {error}") from error
     finally:

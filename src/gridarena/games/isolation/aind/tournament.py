@@ -49,15 +49,29 @@ def _file_spec(file: str, player: str, score: str | None, name: str) -> str:
     return format_spec("aind", params if score is None else {**params, "score": score})
 
 
+#: The classes tournament.py takes from the agent file; gridarena's (:mod:`..agents`) stand in for missing ones.
+PLAYERS: Final = ("MinimaxPlayer", "AlphaBetaPlayer")
+
+
 def _checked(file: str | Path) -> str:
     path = str(Path(file).resolve())
-    source = agent_file(path)
-    missing = [
-        n for n in ("MinimaxPlayer", "AlphaBetaPlayer", "custom_score") if not hasattr(source.module, n)
-    ]
-    if missing:
-        raise AgentLoadError(f"{file}: missing {', '.join(missing)} (an AIND game_agent.py defines them)")
+    if not hasattr(agent_file(path).module, "custom_score"):
+        raise AgentLoadError(f"{file}: no custom_score (an AIND game_agent.py defines it)")
     return path
+
+
+def borrowed_players(file: str | Path) -> list[str]:
+    """The players of :data:`PLAYERS` that the agent file lacks: gridarena's play in their place, with the
+    file's scores (a student's file with only ``custom_score`` is enough).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "game_agent.py")
+    >>> _ = open(path, "w").write("def custom_score(game, player):\\n    return 0.0\\n")
+    >>> borrowed_players(path)
+    ['MinimaxPlayer', 'AlphaBetaPlayer']
+    """
+    module = agent_file(_checked(file)).module
+    return [name for name in PLAYERS if not hasattr(module, name)]
 
 
 def cpu_agents(file: str | Path | None = None) -> list[Entrant]:

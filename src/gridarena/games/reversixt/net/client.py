@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import socket
 import time
@@ -75,6 +76,16 @@ WAITING: Final = logging.INFO + 5
 INBOX_LIMIT: Final = 4096
 """Frames read ahead of the game (the server sends little unasked; a flood waits in the socket)."""
 
+FRAME_TIMEOUT: Final = 10.0
+"""Seconds a frame from the server may take once its first byte has come, besides its payload's time
+(:data:`FRAME_RATE`): a server that announces a frame and sends less cannot hold the client for ever.
+The wait for a frame's first byte is not limited: other players may think for as long as the server
+lets them."""
+
+FRAME_RATE: Final = float(1 << 20)
+"""Bytes per second a frame's payload must at least arrive at: the largest map we accept
+(:data:`~gridarena.games.reversixt.protocol.MAX_MAP_BYTES`, 64 MiB) gets 74 s, a move request 10 s."""
+
 
 class ClientError(GridArenaError):
     """The client cannot play on: no server, a server that breaks the protocol, or states that disagree."""
@@ -109,8 +120,10 @@ class ClientConfig:
     def __post_init__(self) -> None:
         if not 0 <= self.group <= 255:
             raise ClientError(f"--group {self.group}: the group byte holds 0..255")
-        if self.wait < 0:
-            raise ClientError(f"--wait {self.wait}: must be 0 or more")
+        if not 0 <= self.wait < math.inf:  # NaN fails every comparison
+            raise ClientError(f"--wait {self.wait}: must be 0 or more seconds")
+        if not 0 < self.fallback_time < math.inf:
+            raise ClientError(f"--fallback-time {self.fallback_time}: must be a positive number of seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +258,9 @@ class _Session:
         """The reader task: every frame (or the error that ended the stream) with its arrival time."""
         while True:
             try:
-                message: Any = await read_message(self.reader, accept=FROM_SERVER)
+                message: Any = await read_message(
+                    self.reader, accept=FROM_SERVER, frame_timeout=FRAME_TIMEOUT, frame_rate=FRAME_RATE
+                )
             except (ProtocolError, OSError) as exc:
                 await self.inbox.put((time.perf_counter(), exc))
                 return

@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final, TypeAlias
 
 from gridarena.core.errors import GridArenaError
+from gridarena.core.files import LIMITS
 
 HEADER: Final = struct.Struct(">BI")
 """type (uint8) and payload length (uint32), network byte order."""
 
 #: Largest map payload a client accepts: a 1000 x 1000 map (spec 2.3, V2) with generous blanks and
-#: transitions fits easily; anything larger is a broken or hostile server.
-MAX_MAP_BYTES: Final = 64 * 1024 * 1024
+#: transitions fits easily; anything larger is a broken or hostile server. The same bound as a map file's.
+MAX_MAP_BYTES: Final = LIMITS["map"]
 
 
 class MessageType(IntEnum):
@@ -275,29 +277,43 @@ async def read_message(
     accept: frozenset[int] | None = None,
     max_map: int = MAX_MAP_BYTES,
     frame_timeout: float | None = None,
+    frame_rate: float | None = None,
 ) -> Message:
     """Read one frame; ``accept`` limits the types this side may receive (others: :class:`UnknownTypeError`).
 
     The header is checked before the payload is read. A peer that closes before the first header
     byte raises :class:`ConnectionClosedError` saying so; one that closes mid-frame says how far it got.
-    With ``frame_timeout``, a frame that has begun must be complete within that many seconds
+    With ``frame_timeout``, a frame that has begun must be complete within that many seconds, plus,
+    with ``frame_rate``, one second per ``frame_rate`` bytes of the payload its header announces
     (:class:`IncompleteFrameError`); the wait for its first byte is not limited.
     """
     try:
         first = await reader.readexactly(1)
     except asyncio.IncompleteReadError:
         raise ConnectionClosedError("connection closed") from None
+    allowed = frame_timeout
     try:
-        async with asyncio.timeout(frame_timeout):
-            return await _rest_of_frame(reader, first, accept, max_map)
+        async with asyncio.timeout(frame_timeout) as deadline:
+
+            def announced(length: int) -> None:  # a long payload gets its time once its length is known
+                nonlocal allowed
+                if frame_timeout is not None and frame_rate is not None:
+                    allowed = frame_timeout + length / frame_rate
+                    deadline.reschedule(deadline.when() + length / frame_rate)  # type: ignore[operator]
+
+            return await _rest_of_frame(reader, first, accept, max_map, announced)
     except TimeoutError:
         raise IncompleteFrameError(
-            f"a frame begun was not complete within {frame_timeout:g} s (a truncated frame)"
+            f"a frame begun was not complete within {allowed:g} s (a truncated frame)"
         ) from None
 
 
 async def _rest_of_frame(
-    reader: asyncio.StreamReader, first: bytes, accept: frozenset[int] | None, max_map: int
+    reader: asyncio.StreamReader,
+    first: bytes,
+    accept: frozenset[int] | None,
+    max_map: int,
+    announced: Callable[[int], None],
 ) -> Message:
     try:
         header = first + await reader.readexactly(HEADER.size - 1)
@@ -310,6 +326,7 @@ async def _rest_of_frame(
         known = f" ({MessageType(kind).name.lower().replace('_', ' ')})" if kind in _LAYOUT else ""
         raise UnknownTypeError(f"unexpected message type {kind}{known}, expected {sorted(map(int, accept))}")
     check_length(kind, length, max_map=max_map)
+    announced(length)
     try:
         payload = await reader.readexactly(length)
     except asyncio.IncompleteReadError as exc:

@@ -32,6 +32,7 @@ import contextlib
 import errno
 import functools
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -111,8 +112,10 @@ class ServerConfig:
     frame_timeout: float = FRAME_TIMEOUT
 
     def __post_init__(self) -> None:
-        if self.time < 0:
-            raise ServerError(f"--time {self.time}: must be 0 (no limit) or positive")
+        if not 0 <= self.time < math.inf:  # NaN fails every comparison
+            raise ServerError(f"--time {self.time}: must be 0 (no limit) or a positive number of seconds")
+        if not 0 <= self.grace < math.inf:
+            raise ServerError(f"--grace {self.grace}: must be 0 or a positive number of seconds")
         if self.time and self.time_control is not None:
             raise ServerError("--time and --time-control say the same thing twice: give one")
         if not 0 <= self.depth <= 255:
@@ -126,8 +129,8 @@ class ServerConfig:
             ("handshake", self.handshake),
             ("frame", self.frame_timeout),
         ):
-            if value is not None and value <= 0:
-                raise ServerError(f"{name} {value}: must be positive")
+            if value is not None and not 0 < value < math.inf:
+                raise ServerError(f"{name} {value}: must be a positive number of seconds")
 
     def time_spec(self) -> TimeSpec | None:
         """The game clock's control: ``time_control``, else the reference's account (``time``), else none."""

@@ -59,17 +59,21 @@ class Event:
     scores: tuple[tuple[int, int | None], ...] = ()
 
 
+# Numbers of at most nine digits: a longer one leaves the line unrecognised instead of
+# reaching int(), which refuses 4,301 digits with a ValueError.
 _STAMP = re.compile(r"^\[\d\d:\d\d:\d\d\]\s*")
-_ROW = re.compile(r"^\s*(\d+) \| ?(.*)$")
-_COUNTS = re.compile(r"^Player (\d+) has (\d+) overrides and (\d+) bombs\.$")
-_REQUEST = re.compile(r"^Sending move request to player (\d+) with depth (\d+), time left: (\d+) msecs\.$")
-_ANSWER = re.compile(
-    r"^Answer from player (\d+) for move (\d+) was \(x,y,c\) = \((\d+),(\d+),(\d+)\); time left: (-?\d+) msecs\.$"
+_ROW = re.compile(r"^\s*(\d{1,9}) \| ?(.*)$")
+_COUNTS = re.compile(r"^Player (\d{1,9}) has (\d{1,9}) overrides and (\d{1,9}) bombs\.$")
+_REQUEST = re.compile(
+    r"^Sending move request to player (\d{1,9}) with depth (\d{1,9}), time left: (\d{1,9}) msecs\.$"
 )
-_SCORE = re.compile(r"^Player (\d+): (?:(\d+) points|disqualified)$")
-_DISQUALIFIED = re.compile(r"^Player (\d+) (?:is |was |has been )?disqualified\b.*$", re.IGNORECASE)
-_PLAYERS = re.compile(r"^This is a (\d+)-player map\.$")
-_VALID = re.compile(r"^valid positions: (\d+)$")
+_ANSWER = re.compile(
+    r"^Answer from player (\d{1,9}) for move (\d{1,9}) was \(x,y,c\) = \((\d{1,9}),(\d{1,9}),(\d{1,9})\); time left: (-?\d+) msecs\.$"
+)
+_SCORE = re.compile(r"^Player (\d{1,9}): (?:(\d{1,9}) points|disqualified)$")
+_DISQUALIFIED = re.compile(r"^Player (\d{1,9}) (?:is |was |has been )?disqualified\b.*$", re.IGNORECASE)
+_PLAYERS = re.compile(r"^This is a (\d{1,9})-player map\.$")
+_VALID = re.compile(r"^valid positions: (\d{1,9})$")
 
 
 def read_trace_text(path: str | Path) -> str:

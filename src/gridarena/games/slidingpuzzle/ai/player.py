@@ -76,7 +76,10 @@ class SolverBot(BaseBot):
             self.last = self._solve(board, clock)
             self.plan = list(self.last.path or ())
         if not self.plan:
-            action = min(legal_slides(board), key=lambda a: self.heuristic.estimate(slide(board, a)))
+            slides = legal_slides(board)
+            if not slides:
+                raise GridArenaError("no tile can slide on this board")
+            action = min(slides, key=lambda a: self.heuristic.estimate(slide(board, a)))
             return Decision(action, {"status": self.last.status if self.last else "none"})
         action = self.plan.pop(0)
         self.expect = slide(board, action)

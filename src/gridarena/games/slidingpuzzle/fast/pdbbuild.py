@@ -20,6 +20,7 @@ from typing import Final
 import numpy as np
 from numba import njit
 
+from gridarena.core.files import size_text
 from gridarena.games.slidingpuzzle.board import Board, movable_neighbours
 from gridarena.games.slidingpuzzle.fast.indexing import (
     BoardMasks,
@@ -204,6 +205,36 @@ def _next_layer(codes: np.ndarray, table: np.ndarray) -> None:
         codes[i] = table[codes[i]]
 
 
+MAX_BUILD_BYTES: Final = 16 << 30
+"""Memory a table's build may take (the homework's 8-tile pattern of 7-8 takes 9.1 GiB, a 4x4
+pattern of 8 tiles 1.5 GiB); a larger one is refused before anything is allocated."""
+
+
+def build_bytes(goal: Board, pattern: Sequence[int], storage: str = "auto") -> int:
+    """Bytes the build of ``pattern``'s table allocates: a byte per placement, two bits per state
+    (the breadth-first layers), and with ``r4`` storage four more bits per state.
+
+    >>> from gridarena.games.slidingpuzzle.board import goal_board
+    >>> build_bytes(goal_board(4, 4), range(1, 9)) >> 20   # 7-8's larger half: about 1.5 GiB (in MiB)
+    1484
+    """
+    size, k = len(goal.cells) - len(goal.walls), len(pattern)
+    placements = perm(size, k)
+    states = placements * comb(max(0, size - k), len(goal.blanks))
+    return placements + (states + 3) // 4 + ((states + 1) // 2 if storage == "r4" else 0)
+
+
+def check_build_size(goal: Board, pattern: Sequence[int], storage: str = "auto") -> None:
+    """Refuse a pattern whose build needs more than :data:`MAX_BUILD_BYTES`, before any allocation."""
+    need = build_bytes(goal, pattern, storage)
+    if need > MAX_BUILD_BYTES:
+        raise PdbError(
+            f"a pattern of {len(pattern)} tiles on this {goal.rows}x{goal.cols} board needs "
+            f"{size_text(need)} to build, more than the {size_text(MAX_BUILD_BYTES)} allowed: "
+            "use smaller patterns (e.g. 7-8 on 4x4, 6-6-6-6 on 5x5)"
+        )
+
+
 def build_values(
     goal: Board,
     pattern: Sequence[int],
@@ -226,6 +257,7 @@ def build_values(
         raise PdbError(f"the PDB builder handles at most {MAX_BLANKS} blanks; the goal has {blanks}")
     if len(goal.cells) > 62:
         raise PdbError(f"the PDB builder handles boards of at most 62 cells; this one has {len(goal.cells)}")
+    check_build_size(goal, pattern, "r4" if deltas is not None else "auto")
     geo, masks = Geometry.of(goal), BoardMasks.of(goal)
     m, k = geo.size, len(pattern)
     home = goal.positions()

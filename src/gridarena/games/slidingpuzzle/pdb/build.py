@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from gridarena.games.slidingpuzzle.board import Board
-from gridarena.games.slidingpuzzle.fast.pdbbuild import UNSET, build_values
+from gridarena.games.slidingpuzzle.fast.pdbbuild import UNSET, build_values, check_build_size
 from gridarena.games.slidingpuzzle.formats import PdbError
 from gridarena.games.slidingpuzzle.pdb.table import PatternDatabase, pack_nibbles
 
@@ -34,6 +34,7 @@ def build_pdb(
     if storage not in ("u4", "u8", "r4", "auto"):
         raise PdbError(f"storage must be 'u4', 'u8', 'r4' or 'auto', not {storage!r}")
     deltas = None
+    check_build_size(goal, pattern, storage)  # before the deltas' bytes are allocated
     if storage == "r4":
         size = len(goal.cells) - len(goal.walls)
         states = perm(size, len(pattern)) * comb(size - len(pattern), len(goal.blanks))
