@@ -86,7 +86,7 @@ def test_a_private_citation_is_found(text: str) -> None:
     [
         "a bot spec, e.g. best",
         "name= when the spec gives one, else the spec when it is short",
-        "the statement's \"Game Input\" (Referee.java)",
+        'the statement\'s "Game Input" (Referee.java)',
         "a spec a request may give",
         "[RxC:] v0 v1 ... vN-1",
         "v1 = 2 * self.next_double() - 1",
@@ -105,4 +105,5 @@ def test_the_files_cite_no_private_spec() -> None:
         for path in files
         for line, match in citations(path.read_text(encoding="utf-8", errors="replace"))
     ]
-    assert not found, "citations of the private specs (cite the original document instead):\n" + "\n".join(found)
+    listing = "\n".join(found)
+    assert not found, f"citations of the private specs (cite the original document instead):\n{listing}"
