@@ -49,7 +49,7 @@ from gridarena.games.slidingpuzzle.pdb import (
 )
 from gridarena.search import Solution
 
-#: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (as quoted from the papers).
+#: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (as lecture summaries of the papers quote them).
 PUBLISHED = {
     "manhattan": (36.94, 401_189_630, 53.424),
     "5-5-5": (41.56, 3_090_405, 0.541),
