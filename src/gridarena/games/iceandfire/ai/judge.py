@@ -333,7 +333,7 @@ class Judge(PostMortemBot):
             return WIN
         mine = territory(after, ME) - upkeep_of(after, ME)
         theirs = territory(after, OPP) - upkeep_of(after, OPP)
-        # An income lead lasts: the fewer turns remain, the less it is worth (spec 10: turn 100 ends it).
+        # An income lead lasts: the fewer turns remain, the less it is worth (turn 100 ends the game).
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
         value = lasting * (mine - theirs) + 0.6 * after.gold[ME] - 0.5 * units_value(after, OPP)
         # A unit is worth half its price (military score, a wall) and the cells it can still claim.

@@ -2,9 +2,9 @@
 
 Cut detection by a chain Dijkstra scored by what it cuts, cut defence in three steps (towers, then
 blocking units, then a counter-cut), unit movement by priorities, towers, spawning, in that turn
-order. Only the cut detection could be re-read at its source; the rest follows the spec's design
-anchors (18.1) and is documented in docs/iceandfire.md. ``best`` (``ai/best.py``) builds on it and
-uses it as its model of the opponent.
+order. Only the cut detection could be re-read at its source; the rest follows what the top
+players wrote in that thread and is documented in docs/iceandfire.md. ``best`` (``ai/best.py``)
+builds on it and uses it as its model of the opponent.
 """
 
 from __future__ import annotations

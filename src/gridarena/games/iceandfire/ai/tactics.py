@@ -1,6 +1,6 @@
-"""Chains, cuts, finishers and tower defence: the tactics the post-mortems of spec 18.1 are made of.
+"""Chains, cuts, finishers and tower defence: the tactics the contest's post-mortems are made of.
 
-* :func:`chain_search`: the chain-train Dijkstra of spec 18.1 (1): from a player's active
+* :func:`chain_search`: the chain-train Dijkstra of the post-mortems: from a player's active
   territory, entering a cell costs the cheapest level that may take it (10, 20 or 30), own active
   cells cost nothing, and a unit that can still act may make the first step by a free MOVE.
 * :func:`chain_steps` / :func:`play_chain`: the cheapest chain to a cell, and playing it on a board.
