@@ -1,8 +1,9 @@
 """Holding the front: our units on the border cells the opponent's level-1 units would walk or train into.
 
 A level-1 unit may enter any free enemy cell that no tower protects, and none may enter a cell that
-holds a unit of its own level or above (spec 5): a unit on a border cell is a wall the opponent's
-cheapest units cannot pass, and a border left empty is where a level-1 train cuts a salient off.
+holds a unit of its own level or above (CodinGame's statement of the game): a unit on a border cell
+is a wall the opponent's cheapest units cannot pass, and a border left empty is where a level-1
+train cuts a salient off.
 :func:`wall` trains level-1 units on the border cells whose loss would part most of our land from
 the HQ; ``best`` also has a way of moving that keeps its border units where they stand unless they
 attack (``BestBot.stays``).

@@ -30,7 +30,7 @@ from gridarena.games.iceandfire.geometry import MINE, UNIT_COST, flood, mask_ind
 
 def turn_start(board: Board, player: int) -> Board:
     """A copy of ``board`` at the start of ``player``'s next turn: its units on cut-off cells gone,
-    its income credited (what the referee does first; spec section 3)."""
+    its income credited (what the referee does first: CodinGame's ``Referee.java``)."""
     view = board.copy()
     view.start_turn(player)
     return view
