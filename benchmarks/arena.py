@@ -1,4 +1,4 @@
-"""Arena overhead and parallel speed-up (spec section 15).
+"""Arena overhead and parallel speed-up.
 
 1. Overhead per game: the same games (same seeds, same bots) played directly with ``play_game`` and
    through a tournament (schedule, inline backend, SQLite row per game, replay written per ply and

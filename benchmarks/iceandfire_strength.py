@@ -18,7 +18,9 @@ seed, both play every opponent in both seats, and each game of the bot is scored
 baseline's game of the same opponent, seed and seat (1 if only the bot won, 0 if only the baseline
 did, ½ otherwise); the two seats of a seed form a pair, and after each seed the SPRT
 (``gridarena.arena.sprt``, ``--sprt elo0,elo1`` in normalized Elo) decides or plays on, up to
-``--seeds``.
+``--seeds``; with ``--play-on`` every seed is played and the verdict says after which seed the SPRT
+decided. Below the two bots' tables, the bot against the baseline game by game, per opponent: the
+pairs' counts and the paired Elo with its 95 % interval.
 
     /work/bin/onecore .venv/bin/python benchmarks/iceandfire_strength.py --bot best \\
         --pool wood1,postmortem,pusher --seeds 20
@@ -174,7 +176,7 @@ def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict
     ours: list[dict[str, Any]] = []
     base: list[dict[str, Any]] = []
     pairs: list[tuple[float, float]] = []
-    verdict = "no decision"
+    verdict, decided = "no decision", ""
     for k in range(args.seeds):
         seed = args.first_seed + k
         for spec in specs:
@@ -193,9 +195,48 @@ def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict
         )
         if not args.quiet:
             print(verdict, file=sys.stderr)
-        if result.decision is not None:
-            break
+        if result.decision is not None and not decided:
+            decided = verdict
+            if not args.play_on:
+                break
+    if decided and decided != verdict:
+        verdict = f"{decided}; played on: {verdict.removeprefix(f'SPRT [{elo0:g}, {elo1:g}] nElo ')}"
     return ours, base, verdict
+
+
+def paired_rows(ours: list[dict[str, Any]], base: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """Per opponent and for all: the bot's games scored against the baseline's (:func:`paired`),
+    the two seats of a seed as a pair: pairs, their counts, games only one of the two won, Elo."""
+    theirs = {(g["opponent"], g["seed"], g["seat"]): g for g in base}
+    scored = [
+        (g["opponent"], g["seed"], g["seat"], paired(g, theirs[key]))
+        for g in ours
+        if (key := (g["opponent"], g["seed"], g["seat"])) in theirs
+    ]
+    rows: list[tuple[str, ...]] = []
+    names = list(dict.fromkeys(s[0] for s in scored))
+    for name in [*names, "all"]:
+        by_seed: dict[tuple[str, int], dict[int, float]] = {}
+        for opp, seed, seat, point in scored:
+            if name in ("all", opp):
+                by_seed.setdefault((opp, seed), {})[seat] = point
+        pairs = [(p[0], p[1]) for p in by_seed.values() if len(p) == 2]
+        points = [v for p in by_seed.values() for v in p.values()]
+        f = figures(Pentanomial.from_pairs(pairs))
+        elo = "?" if f.elo is None else f"{f.elo:+.0f}"
+        low = "-inf" if f.elo_low is None else f"{f.elo_low:+.0f}"
+        high = "+inf" if f.elo_high is None else f"{f.elo_high:+.0f}"
+        rows.append(
+            (
+                name,
+                str(len(pairs)),
+                " ".join(map(str, Pentanomial.from_pairs(pairs).counts)),
+                str(points.count(1.0)),
+                str(points.count(0.0)),
+                f"{elo} [{low}, {high}]",
+            )
+        )
+    return rows
 
 
 def elo_text(chosen: list[dict[str, Any]]) -> str:
@@ -215,7 +256,7 @@ def elo_text(chosen: list[dict[str, Any]]) -> str:
 
 
 def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     names = list(dict.fromkeys(g["opponent"] for g in games))
     for name in [*names, "all"]:
         chosen = [g for g in games if name == "all" or g["opponent"] == name]
@@ -264,13 +305,16 @@ def main() -> None:
     parser.add_argument("--ext", default=EXT, help="where the public contest bots were built")
     parser.add_argument("--baseline", help="an SPRT of --bot against this bot over the pool")
     parser.add_argument("--sprt", default="0,10", help="the SPRT's elo0,elo1 (normalized Elo)")
+    parser.add_argument("--play-on", action="store_true", help="with --baseline: play every seed")
     args = parser.parse_args()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     start = time.perf_counter()
     verdict = ""
+    base: list[dict[str, Any]] = []
     if args.baseline:
         games, base, verdict = play_sprt(args)
-        games += base
+        pairs = paired_rows(games, base)
+        games = games + base
     else:
         games = play_pool(args)
     print(
@@ -300,6 +344,14 @@ def main() -> None:
         print("| " + " | ".join(header) + " |")
         print("|" + " --- |" * len(header))
         for row in summary_rows([g for g in games if g["bot"] == bot]):
+            print("| " + " | ".join(row) + " |")
+    if args.baseline:
+        print(f"\n{args.bot} against {args.baseline}, game by game:")
+        print(
+            "| opponent | pairs | LL LD DD+WL WD WW | only the bot won | only the baseline won | Elo [95 %] |"
+        )
+        print("|" + " --- |" * 6)
+        for row in pairs:
             print("| " + " | ".join(row) + " |")
     if args.json:
         Path(args.json).write_text(json.dumps(games, indent=1))

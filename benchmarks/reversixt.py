@@ -13,7 +13,7 @@
    variants (with three or more players the plain BRS it replaced, paranoid search, override moves
    pruned below ply 2, late move reductions) on the
    2p, 4p and 8p competition maps of 2024 and on the two maps of the 2018 client's report
-   (spec 11.3: depth 3-4 on ``2013_comp_5_2p``, 5-6 on ``2014_comp_1_4p`` at 2 s a move), at
+   (gengurke/ReversiXT-Client: depth 3-4 on ``2013_comp_5_2p``, 5-6 on ``2014_comp_1_4p`` at 2 s a move), at
    positions at plies 0, 8, 16, ... of a seeded game.
 
     .venv/bin/python benchmarks/reversixt.py [--repeat 5] [--seconds 2] [--positions 3] [--only compile|perft|depth]
@@ -238,7 +238,7 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
         f"(completed plies in {seconds:g} s; * the best bot's search (with three or more players: BRS, "
         "override moves only at the first two plies, late move reductions); prune 2: override moves "
         "searched only at the first two plies (or without another move); +lmr: paranoid with the best "
-        "bot's multi-player options; 'reported': spec 11.3, gengurke's Java client at 2 s a move)\n"
+        "bot's multi-player options; 'reported': gengurke/ReversiXT-Client's Java client at 2 s a move)\n"
     )
 
 
@@ -261,7 +261,7 @@ MAPS_2P: tuple[tuple[str, str], ...] = (
 class Player:
     """A bot spec and its budget: per move ``N`` nodes (playouts for mcts), ``dN`` plies or ``Xs`` CPU
     seconds, or ``aX`` an account on the CPU clock that gains X seconds a move and carries over (the
-    reference server's rule, spec 9.5; the bot is told ``account:X``, a late answer loses the game)."""
+    reference server's rule (its ``-t``); the bot is told ``account:X``, a late answer loses the game)."""
 
     spec: str
     budget: str

@@ -9,7 +9,8 @@
 
 PDB files come from ``--pdb DIR`` (default: the cache); ``--build`` builds missing ones first (timed on
 their own lines). Every solver runs once on a tiny board before timing, so numba compilation is not in
-the figures. Tables print medians (and means and maxima where the spec quotes means); the ratio column
+the figures. Tables print medians (and means and maxima where the published figures are means); the ratio
+column
 compares each method's median generated nodes with the first method's, run in the same process.
 """
 
@@ -48,7 +49,7 @@ from gridarena.games.slidingpuzzle.pdb import (
 )
 from gridarena.search import Solution
 
-#: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (spec B.3).
+#: Korf & Felner (2002) / Felner, Korf & Hanan (2004), 1000 random 15-puzzles (as lecture summaries of the papers quote them).
 PUBLISHED = {
     "manhattan": (36.94, 401_189_630, 53.424),
     "5-5-5": (41.56, 3_090_405, 0.541),
@@ -57,7 +58,8 @@ PUBLISHED = {
     "7-8+mirror": (45.63, 36_710, 0.034),
 }
 
-#: The student's explored states per public case (spec A.9): A* Manhattan, A* max(Manhattan, 2-tile PDBs).
+#: The student's explored states per public case (the report of the reference student solution, ``report.pdf``
+#: of ``shaoyuchu/TCG``): A* Manhattan, A* max(Manhattan, 2-tile PDBs).
 STUDENT = {
     "case1_1": (26, 26),
     "case1_2": (9, 9),

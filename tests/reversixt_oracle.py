@@ -1,4 +1,4 @@
-"""An independent ReversiXT oracle for the count files: the spec's rules (sections 3-6) rewritten on
+"""An independent ReversiXT oracle for the count files: the rules (steps, captures, moves, turn order, bombs) rewritten on
 plain dicts and tuples, sharing no code with ``gridarena.games.reversixt.rules``.
 
 It reads only the position's JSON (board rows, stocks, phase, last mover) and the map's header and
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-DIRS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]  # spec 3.1, clockwise from up
+DIRS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]  # clockwise from up
 
 Pos = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], int, int]
 """(cells row-major as symbols, override stocks, bomb stocks, phase 1/2/3, last mover L)."""

@@ -16,7 +16,7 @@ Blocks of lines (``#`` starts a comment):
 
 Each count is checked twice: against the game through its public API (the generic perft and
 breadth-first search, Pentocity's vectorised ``placement_mask``), and against an independent oracle
-written here from the spec (a brute force on plain tuples and sets; for Pentocity a loop of
+written here from the rules (a brute force on plain tuples and sets; for Pentocity a loop of
 ``resolve_move``, the simulator's own check, over every rotation and location), so a wrong data file
 cannot agree with a wrong engine by construction. On a mismatch the message gives the split by first
 action ("divide"), by depth or by rotation, which locates the bug; ``-s`` prints the speed of every count.
@@ -116,7 +116,7 @@ COUNTERS: dict[str, Counter] = {
 
 
 # ---------------------------------------------------------------------------------------------
-# Independent oracles, written from the specs (../shared/specs/<game>.md)
+# Independent oracles, written from the rules (the originals each game's docs page names)
 
 JUMPS = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
 
@@ -128,7 +128,7 @@ def isolation_brute_force(
     pieces: list[tuple[int, int] | None],
     depth: int,
 ) -> int:
-    """Leaves at ``depth`` straight from the spec: placements anywhere blank, then knight jumps."""
+    """Leaves at ``depth`` straight from the rules: placements anywhere blank, then knight jumps."""
     if depth == 0:
         return 1
     mover = len(used) % 2
@@ -161,7 +161,7 @@ def isolation_oracle(entry: Entry, state: GameState[Any], count: Count) -> int |
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """A sliding puzzle from the spec: the goal ends the game, and so do ``cap`` slides."""
+    """A sliding puzzle from the rules: the goal ends the game, and so do ``cap`` slides."""
 
     rows: int
     cols: int
@@ -228,14 +228,14 @@ def pentocity_oracle(entry: Entry, state: Any, count: Count) -> int | None:
 
 
 def reversixt_oracle(entry: Entry, state: Any, count: Count) -> int | None:
-    """ReversiXT perft and reachable counts by the spec's rules rewritten on plain tuples (tests/reversixt_oracle.py)."""
+    """ReversiXT perft and reachable counts by the rules rewritten on plain tuples (tests/reversixt_oracle.py)."""
     from reversixt_oracle import reversixt_count
 
     return reversixt_count(state, count.kind, count.depth)
 
 
 def iceandfire_oracle(entry: Entry, state: Any, count: Count) -> int | None:
-    """Ice and Fire one-command turns from the spec (sections 5-8), on the state's JSON alone: its own
+    """Ice and Fire one-command turns from the rules (capture, TRAIN, MOVE, BUILD), on the state's JSON alone: its own
     flood fill, distances, capture predicate, path step and build checks, nothing of the referee."""
     if count.kind != "commands":
         return None
@@ -403,7 +403,7 @@ def one_blank_board(cells: Sequence[int]) -> bool:
 
 
 def test_one_blank_puzzles_reach_half_the_arrangements() -> None:
-    """On a wall-free board with one blank, exactly (R C)!/2 boards are reachable (parity, spec B.2)."""
+    """On a wall-free board with one blank, exactly (R C)!/2 boards are reachable (the permutation's parity)."""
     checked = 0
     for entry in (e for e in ENTRIES if e.game == "slidingpuzzle"):
         cells = entry_state(entry).to_json()["cells"]

@@ -1,4 +1,4 @@
-"""The interval arithmetic every figure shares: the Wilson interval (spec section 6.4)."""
+"""The interval arithmetic every figure shares: the Wilson interval."""
 
 from __future__ import annotations
 

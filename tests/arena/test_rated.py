@@ -1,4 +1,4 @@
-"""The record of a played game as the ratings see it: validation, and its sources (spec section 7)."""
+"""The record of a played game as the ratings see it: validation, and its sources."""
 
 from __future__ import annotations
 

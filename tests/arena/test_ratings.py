@@ -1,4 +1,4 @@
-"""Plackett–Luce ratings and their bootstrap against the vectors of spec section 7.2."""
+"""Plackett–Luce ratings and their bootstrap against fixed vectors."""
 
 from __future__ import annotations
 

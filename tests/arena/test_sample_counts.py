@@ -1,4 +1,4 @@
-"""Game and pair counts of two entrants: validation and the two ways of counting (spec section 6)."""
+"""Game and pair counts of two entrants: validation and the two ways of counting (game by game, pair by pair)."""
 
 from __future__ import annotations
 

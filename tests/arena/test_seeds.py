@@ -1,4 +1,4 @@
-"""Seed derivation (spec section 2.4): fixed check values, independence from process and order."""
+"""Seed derivation: fixed check values, independence from process and order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Single-player series: summaries, t intervals, runs needed, paired comparisons (spec section 8)."""
+"""Single-player series: summaries, t intervals, runs needed, paired comparisons."""
 
 from __future__ import annotations
 

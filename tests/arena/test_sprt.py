@@ -1,4 +1,4 @@
-"""The SPRT against the spec's vectors (sections 6.3 and 6.5), its decisions and its configuration."""
+"""The SPRT against fastchess's vectors (``sprt_test.cpp``) and our report's, its decisions and its configuration."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ SPRT_VECTORS = [
     (SprtConfig(0, 2), Trinomial(36433, 36027, 68692), 0.92, 0.01),
     (SprtConfig(0, 2), Pentanomial(365, 16618, 36029 + 200, 16974, 390, wl=36029), 2.25, 0.01),
     (SprtConfig(0.5, 2.5, model="logistic"), Trinomial(21404, 21184, 40708), -1.57, 0.01),
-    # The report of section 6.6: only 128 pairs, so the quadratic cross-check is looser there.
+    # The match report's example: only 128 pairs, so the quadratic cross-check is looser there.
     (SprtConfig(0, 5), Pentanomial(13, 37, 50, 25, 3), -0.69, 0.02),
 ]
 

@@ -1,4 +1,4 @@
-"""Crosstables and standings of many entrants (spec section 7.1)."""
+"""Crosstables and standings of many entrants."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``gridarena stats`` reproduces each row of spec section 6.5 from the command line."""
+"""``gridarena stats`` reproduces each Elo and SPRT test vector from the command line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match report as text (spec section 6.6)."""
+"""The match report as text."""
 
 from __future__ import annotations
 

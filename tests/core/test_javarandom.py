@@ -1,4 +1,4 @@
-"""java.util.Random port: the spec's test vectors (section 2.6) and properties of the draws."""
+"""java.util.Random port: test vectors from OpenJDK 17 and properties of the draws."""
 
 from __future__ import annotations
 

@@ -60,4 +60,6 @@ def test_state_file_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
         command.run(heuristic_args("isolation(width=4,height=4)", "--moves", "b2,b2"))
     with pytest.raises(GridArenaError, match="cannot read"):
         command.run(heuristic_args("isolation", "--state", str(tmp_path / "missing.json")))
-    assert command.run(heuristic_args("isolation(width=4,height=4)", "--moves", "b2,c3", "--nodes", "0")) == 1
+    with pytest.raises(SystemExit):  # a node budget is at least 1 (cli/options.py): refused as it is read
+        heuristic_args("isolation(width=4,height=4)", "--moves", "b2,c3", "--nodes", "0")
+    assert "--nodes: must be an integer from 1" in capsys.readouterr().err

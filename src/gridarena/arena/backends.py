@@ -1,4 +1,4 @@
-"""Where games run (spec section 10): in this process, in local worker processes, or on Ray.
+"""Where games run: in this process, in local worker processes, or on Ray.
 
 Every backend takes :class:`~gridarena.arena.runner.GameTask` objects (plain data; or plain jobs, `jobs.py`) from an iterator and
 hands each JSON result to a ``sink`` as soon as it is back; the sink returns False to stop scheduling

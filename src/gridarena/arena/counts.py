@@ -1,4 +1,4 @@
-"""Game and pair counts of two entrants: what the statistics of spec section 6 are computed from.
+"""Game and pair counts of two entrants: what the two-entrant statistics are computed from.
 
 A :class:`Trinomial` counts one candidate's wins, losses and draws against one opponent, game by game; a
 :class:`Pentanomial` counts the pairs of games played on one seed with the seats swapped, by the points

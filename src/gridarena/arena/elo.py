@@ -1,4 +1,4 @@
-"""Elo figures of two entrants (spec sections 6.1, 6.2 and 6.4).
+"""Elo figures of two entrants, game by game (trinomial) and pair by pair (pentanomial).
 
 The trinomial figures, game by game, as cutechess prints them, and the pentanomial figures, pair by pair,
 as fastchess prints them: score, Elo and normalized Elo with 95 % intervals, LOS, draw and pairs ratios.
@@ -49,7 +49,7 @@ def elo_to_score(elo_diff: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class EloFigures:
-    """Everything sections 6.1, 6.2 and 6.4 print for one candidate; ``None`` marks an undefined value."""
+    """Every figure of the two-entrant report for one candidate; ``None`` marks an undefined value."""
 
     model: Literal["trinomial", "pentanomial"]
     games: int
@@ -112,7 +112,7 @@ def trinomial_los(wins: int, losses: int) -> float:
 
 
 def trinomial(counts: Trinomial) -> EloFigures:
-    """The figures of section 6.1 for game-by-game counts.
+    """The figures for game-by-game (trinomial) counts.
 
     >>> f = trinomial(Trinomial(136, 96, 111))
     >>> round(f.elo, 2), round(f.elo_halfwidth, 2), round(f.nelo, 2), round(f.nelo_halfwidth, 2)
@@ -147,7 +147,7 @@ def _penta_los(penta: Pentanomial, score: float, variance: float) -> float:
 
 
 def pentanomial(penta: Pentanomial) -> EloFigures:
-    """The figures of section 6.2 for pair counts (fastchess ``elo_pentanomial.cpp``).
+    """The figures for pair (pentanomial) counts (fastchess ``elo_pentanomial.cpp``).
 
     >>> f = pentanomial(Pentanomial(13, 37, 50, 25, 3))
     >>> round(f.score, 4), round(f.variance, 6), round(f.elo, 2), round(f.los * 100, 2)

@@ -1,7 +1,7 @@
 """95 % intervals, the one place their arithmetic lives: normal, Wilson and Student's t half-widths.
 
-The Elo figures (section 6), the Plackett–Luce ratings (section 7) and the single-player summaries
-(section 8) all print a value with the half-width of its interval; each computes it here.
+The Elo figures of two entrants, the Plackett–Luce ratings of many and the single-player summaries
+all print a value with the half-width of its interval; each computes it here.
 
 >>> low, high = symmetric(0.5, normal_halfwidth(0.25, 100))
 >>> round(low, 4), round(high, 4)
@@ -48,7 +48,7 @@ def normal_halfwidth(variance: float, n: int, z: float = Z95) -> float:
 
 
 def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``score`` observed in ``n`` trials (spec section 6.4).
+    """Wilson score interval of a proportion ``score`` observed in ``n`` trials.
 
     >>> low, high = wilson_interval(1.0, 6)
     >>> round(low, 5), high

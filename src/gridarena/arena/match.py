@@ -1,4 +1,4 @@
-"""A two-entrant match (spec section 6.6): its Elo figures, pentanomial when paired, and its optional SPRT.
+"""A two-entrant match: its Elo figures, pentanomial when paired, and its optional SPRT.
 
 :class:`MatchStats` is what the report shows for two entrants: the ``standings`` and ``match`` objects of
 the JSON report, and (through :func:`gridarena.arena.text.format_report`) the report's text lines.
@@ -53,7 +53,7 @@ class MatchStats:
         return rows
 
     def to_json(self) -> dict[str, JSON]:
-        """The report as one JSON object: ``standings`` and ``match`` (section 6.6)."""
+        """The report as one JSON object: ``standings`` and ``match``."""
         match = {k: v for k, v in self.figures.to_json().items() if k not in _NOT_IN_MATCH}
         match["sprt"] = None if self.sprt is None else self.sprt.to_json()
         return {"standings": self.standings(), "match": match}

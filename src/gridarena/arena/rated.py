@@ -1,4 +1,4 @@
-"""A played game as the ratings, crosstables and standings see it (spec section 7).
+"""A played game as the ratings, crosstables and standings see it.
 
 :class:`RatedGame` keeps what those need of a stored game: who sat where and the competition ranks they
 finished in (1 = best, ties share a rank), plus the points, block and termination. It is built from a

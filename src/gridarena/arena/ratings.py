@@ -1,4 +1,4 @@
-"""Plackett–Luce ratings for many entrants and k-seat games: one batch fit, and its bootstrap (section 7.2).
+"""Plackett–Luce ratings for many entrants and k-seat games: one batch fit, and its bootstrap.
 
 Each entrant has a strength γ = e^θ and a rating R = 400 · log10 γ on the Elo scale. A game's finishing
 order is read as a sequence of choices ("stages"): the winner is chosen from everyone, the second from the
@@ -267,7 +267,7 @@ def fit_ratings(
     anchor: str | None = None,
     entrants: Sequence[str] | None = None,
 ) -> RatingFit:
-    """Maximum-likelihood Plackett–Luce ratings of all games at once, with 95 % intervals (section 7.2).
+    """Maximum-likelihood Plackett–Luce ratings of all games at once, with 95 % intervals.
 
     ``prior_games`` virtual draws per entrant against a phantom at θ = 0 keep undefeated and winless
     entrants finite. Ratings are relative to ``anchor`` if named, else to the entrants' mean.

@@ -1,8 +1,8 @@
 """The tournament report, built from the database alone (``gridarena results`` reprints it any time).
 
 Only ``done`` blocks count, so a pair is never counted half. Two entrants at a two-seat game get the
-match figures of spec section 6 (pentanomial when paired); more entrants get Plackett–Luce ratings,
-a crosstable, and the section 6 figures per encounter; single-player runs get mean, sd and a t interval.
+match figures (Elo, nElo, LOS, pentanomial when paired); more entrants get Plackett–Luce ratings,
+a crosstable, and the two-entrant figures per encounter; single-player runs get mean, sd and a t interval.
 Every report lists forfeits per entrant and reason, and time used per move. The report is one JSON
 object (the ``--json`` output); :mod:`gridarena.arena.text` writes it as text.
 """

@@ -201,7 +201,7 @@ def build_bot(
 
 @dataclass(frozen=True, slots=True)
 class GameTask:
-    """One game to play, as plain JSON-serialisable data (spec section 10)."""
+    """One game to play, as plain JSON-serialisable data (for any backend)."""
 
     tournament: int
     block: int
@@ -243,7 +243,7 @@ class GameTask:
         return None if self.replay is None else Path(self.replay).with_suffix("").with_suffix(".jsonl")
 
     def hard_limit(self) -> float | None:
-        """Seconds after which a move that has not returned is killed with its worker (section 4.4)."""
+        """Seconds after which a move that has not returned is killed with its worker."""
         if self.time is None:
             return None
         longest = TimeSpec.parse(self.time).longest_move()
@@ -331,7 +331,7 @@ def run_game_task(task: GameTask, watcher: MoveWatcher | None = None) -> dict[st
         raise GridArenaError(
             f"{game.name} needs {game.num_players} players, the task has {len(task.players)}"
         )
-    # play_game warms the bots up (kernels, tables) before the first move, outside the clock (spec 3).
+    # play_game warms the bots up (kernels, tables) before the first move, outside the clock.
     bots = [build_bot(game, spec, task.time, task.extra_bots) for spec in task.players]
     state, opening = opening_start(game, task.seed, task.opening)
     # A Ray worker's replay travels back inside the result, so it is kept in memory, not in a file.

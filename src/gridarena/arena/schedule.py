@@ -1,4 +1,4 @@
-"""Tournament schedules (spec section 2): encounters, blocks, seatings and block seeds.
+"""Tournament schedules: encounters, blocks, seatings and block seeds.
 
 A block is the unit of scheduling, storage and statistics: a **pair** (two seats, played twice with
 the seats swapped on the same seed), a **rotation set** (k seats, k games, entrant i in seat

@@ -1,4 +1,4 @@
-"""Seed derivation for tournaments: block, bot and run seeds from one master seed (spec section 2.4).
+"""Seed derivation for tournaments: block, bot and run seeds from one master seed.
 
 Every seed is the first 8 bytes of a SHA-256 digest of a labelled string, read big-endian. Python's
 ``hash()`` is salted per process and a shared ``random.Random`` stream depends on the order of draws, so

@@ -1,4 +1,4 @@
-"""Single-player series (spec section 8): mean, spread and Student's t interval over seeded runs.
+"""Single-player series: mean, spread and Student's t interval over seeded runs.
 
 A bot plays a single-player game (Pentocity, a sliding puzzle) on many seeds. Failed runs are counted by
 reason and left out of the mean (or scored at a fixed value, as a faithful tournament scored them); the
@@ -45,7 +45,7 @@ class RunSummary:
         return halfwidth(self.ci_low, self.ci_high)
 
     def to_json(self) -> dict[str, JSON]:
-        """The player's entry of the JSON report (section 8)."""
+        """The player's entry of the JSON report."""
         return {
             "scores": list(self.scores),
             "n": self.n,
@@ -66,7 +66,7 @@ def summarize_runs(
     *,
     failure_score: float | None = None,
 ) -> RunSummary:
-    """Mean, sd (n − 1), standard error, t interval, median, min and max of a series (section 8).
+    """Mean, sd (n − 1), standard error, t interval, median, min and max of a series.
 
     ``None`` is a failed run; ``reasons[i]`` names why run i failed (default ``"failed"``). With
     ``failure_score`` failures count at that score, as the faithful tournament scored them.

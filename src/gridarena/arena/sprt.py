@@ -1,4 +1,4 @@
-"""The sequential probability ratio test of two entrants (spec section 6.3), as fishtest and fastchess run it.
+"""The sequential probability ratio test of two entrants, as fishtest and fastchess run it.
 
 H0: elo = elo0 against H1: elo = elo1, in normalized Elo (the default) or plain ("logistic") Elo. The LLR
 is the generalized SPRT's: the maximum-likelihood outcome distribution under each hypothesis (Van den

@@ -1,4 +1,4 @@
-"""Crosstables and standings of many entrants and k-seat games (spec section 7.1).
+"""Crosstables and standings of many entrants and k-seat games.
 
 A crosstable gives each entrant's points against each other entrant (in a k-seat game every two entrants
 meet once: 1 for finishing ahead, ½ for a tie); standings give each entrant's games, mean rank,
@@ -129,7 +129,7 @@ class SeatFigures:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """Per-entrant figures of section 7.1: games, mean rank, first-place share, points, forfeits, seats."""
+    """Per-entrant figures: games, mean rank, first-place share, points, forfeits, seats."""
 
     player: str
     overall: SeatFigures

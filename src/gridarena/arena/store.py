@@ -1,4 +1,4 @@
-"""The results database: one SQLite file, WAL journal, a versioned schema (spec section 9).
+"""The results database: one SQLite file, WAL journal, a versioned schema.
 
 Only the coordinator writes. Each game is inserted when it finishes, in one transaction that also
 advances its block's ``games_done``; the transaction of a block's last game marks the block ``done``.

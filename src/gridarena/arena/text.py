@@ -1,7 +1,7 @@
-"""The arena's figures as text: the match report of spec section 6.6, standings, means, CSV.
+"""The arena's figures as text: the match report, standings, means, CSV.
 
 Each function returns strings and prints nothing; the command line decides where they go. An undefined
-figure is ``—`` (:data:`DASH`), and an interval open on one side is a one-sided bound (section 6.4).
+figure is ``—`` (:data:`DASH`), and an interval open on one side is a one-sided bound.
 
 >>> from gridarena.arena.counts import Trinomial
 >>> from gridarena.arena.elo import trinomial
@@ -69,7 +69,7 @@ def format_percent(value: float | None, digits: int) -> str:
 
 
 def format_elo(f: EloFigures) -> str:
-    """The Elo part of the report: ``Elo: -43.66 +/- 29.43``, or a one-sided bound (section 6.4).
+    """The Elo part of the report: ``Elo: -43.66 +/- 29.43``, or a one-sided bound.
 
     >>> from gridarena.arena.counts import Trinomial
     >>> from gridarena.arena.elo import trinomial
@@ -98,7 +98,7 @@ def format_sprt(result: SprtResult) -> str:
 
 
 def format_report(stats: MatchStats) -> list[str]:
-    """The body of the report of section 6.6 as text lines (the header and forfeits are the runner's)."""
+    """The body of the match report as text lines (the header and forfeits are the runner's)."""
     f = stats.figures
     nelo = DASH if f.nelo is None else f"{_fixed(f.nelo)} +/- {format_number(f.nelo_halfwidth)}"
     line2 = f"LOS: {format_percent(f.los, 2)}, DrawRatio: {format_percent(f.draw_ratio, 1)}"

@@ -122,7 +122,8 @@ class TournamentOutcome:
 
 
 def default_concurrency(timed: bool) -> int:
-    """All usable cores for untimed games; one less (at least 1) for timed ones (spec section 3)."""
+    """All usable cores for untimed games; one less (at least 1) for timed ones, so that the machine's other
+    work does not steal their time."""
     return max(1, cores() - 1) if timed else cores()
 
 

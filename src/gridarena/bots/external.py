@@ -1,4 +1,4 @@
-"""External bots: a program in any language plays over the ``jsonl`` protocol (spec section 11) or ``codingame``.
+"""External bots: a program in any language plays over ``jsonl`` (docs/arena.md) or ``codingame``.
 
 One JSON object per line each way, on the program's stdin and stdout:
 

@@ -1,7 +1,7 @@
 """Pentocity tools.
 
 ``gridarena pentocity sequence --sequencer random --seed 869 --count 8`` prints the request stream in the
-format of the spec's test vectors (cells in Java's HashSet order).
+format the tests compare with the Java sequencers' output (cells in Java's HashSet order).
 
 ``gridarena pentocity run --player best --sequencer random --seed 869`` plays single-player games and
 prints the scores with their mean and 95 % interval. ``--seed X`` replays the request stream of seed X

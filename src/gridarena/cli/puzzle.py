@@ -33,7 +33,7 @@ from gridarena.cli.options import NODES, SEED, Number, count, physical_memory, s
 from gridarena.cli.puzzle_cases import PuzzleUsageError, case_paths
 from gridarena.cli.puzzle_output import SearchLine, announce, build_bar, report, totals
 from gridarena.core.errors import GridArenaError
-from gridarena.core.files import FileKind, read_stream_text, read_text
+from gridarena.core.files import FileKind, check_replaceable, read_stream_text, read_text
 from gridarena.games.slidingpuzzle.ai.anytime import solve_anytime
 from gridarena.games.slidingpuzzle.ai.heuristics import Heuristic, make_heuristic, pdb_heuristic
 from gridarena.games.slidingpuzzle.ai.idastar import NODE_LIMIT, IdaStar, default_memory
@@ -490,6 +490,8 @@ def run_build(args: argparse.Namespace) -> int:
             storage = chosen.storage(args.storage)
             wanted += [(folder / pdb_filename(goal, p, chosen.regions), p, storage) for p in chosen.patterns]
     unique = {path: (path, tuple(tiles), storage) for path, tiles, storage in wanted}.values()
+    for path, _, _ in unique:  # before any table is built: a FIFO or a device named as an output is refused
+        check_replaceable(path, "pattern database")
     jobs = [
         TableJob(path, tiles, storage, search_states(goal, len(tiles))) for path, tiles, storage in unique
     ]

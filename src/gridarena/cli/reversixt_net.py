@@ -45,7 +45,7 @@ SOURCE = "gridarena reversixt server"
 
 
 def configure_server(parser: argparse.ArgumentParser) -> None:
-    """The options of ``gridarena reversixt server`` (spec 10)."""
+    """The options of ``gridarena reversixt server``, modelled on the reference server ``server_nogl``'s."""
     parser.add_argument(
         "--map",
         required=True,
@@ -59,7 +59,7 @@ def configure_server(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         metavar="SECONDS",
         help="the reference server's -t, in its meaning: seconds added to each player's time account "
-        "before each request, what is left carrying over (spec 9.5; default: no limit)",
+        "before each request, what is left carrying over (default: no limit)",
     )
     clock.add_argument(
         "--time-control",

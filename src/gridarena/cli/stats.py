@@ -1,4 +1,4 @@
-"""Print the two-entrant statistics of given counts (spec section 6): Elo, nElo, LOS, ratios and SPRT.
+"""Print the two-entrant statistics of given counts: Elo, nElo, LOS, ratios and SPRT.
 
 gridarena stats --wld 3225 3068 3707
 gridarena stats --penta 13 37 50 25 3 --wl 20 --sprt 0,5,0.05,0.05 --json

@@ -1,4 +1,4 @@
-"""Game clocks: the time accounting of one game, for every game and the arena (spec section 4).
+"""Game clocks: the time accounting of one game, for every game and the arena.
 
 A :class:`TimeSpec` is a control as written on the command line (``0.15``, ``150ms``, ``1/0.05``,
 ``account:2``, ``total:300``, ``60+0.5``); a :class:`GameTimer` keeps it for one game and is the

@@ -15,7 +15,7 @@ def seed_from_label(label: str) -> int:
 
 
 def derive_seed(kind: str, *parts: object) -> int:
-    """The seed of ``"gridarena-<kind>:<part>:<part>..."`` (the arena's derivation, spec 2.4).
+    """The seed of ``"gridarena-<kind>:<part>:<part>..."`` (the arena's derivation).
 
     >>> derive_seed("block", 7, 0)
     15188375588101485782

@@ -1,4 +1,4 @@
-"""Ice and Fire's bots: the Wood bosses do what spec 18.2 says, the bots' board agrees with the
+"""Ice and Fire's bots: the Wood bosses do what their ``Boss.py3`` does, the bots' board agrees with the
 referee, our bots never send a command the referee skips, and the tactics find finishers and stop them."""
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def test_our_bots_know_the_league(game: IceAndFire) -> None:
 
 
 def test_in_wood3_level_1_kills_level_1_for_the_referee_and_the_bots() -> None:
-    """Spec 5, step 5: a unit may enter a cell holding a unit of its level or higher only at the top
+    """The capture rule: a unit may enter a cell holding a unit of its level or higher only at the top
     level (``MAX_LEVEL``), which is 1 in Wood 3. So in Wood 3 a level-1 unit kills a level-1 unit;
     in Bronze it takes level 2."""
     marks = {(0, 0): "R", (1, 0): "R"} | {(x, 0): "B" for x in range(2, 12)}

@@ -1,4 +1,4 @@
-"""The command parser (spec section 12): Java split and trim, the regexes of both versions, and the
+"""The referee's command parser: Java split and trim, the regexes of both versions, and the
 split between pieces that are ignored and lines that lose; fuzzed with Hypothesis."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The map generator against the spec's test vectors (section 17) and its debugging traces (17.1),
-and the facts every generated map satisfies (section 15)."""
+"""The map generator against the maps of the referee's own classes (compiled unmodified) and their
+generation steps, and the facts every generated map satisfies."""
 
 from __future__ import annotations
 

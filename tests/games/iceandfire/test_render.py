@@ -1,4 +1,4 @@
-"""The CodinGame input text (spec section 13, its seed-1 example verbatim), ``to_text`` and the SVG."""
+"""The CodinGame input text (the statement's "Game Input", the referee's for seed 1 verbatim), ``to_text`` and the SVG."""
 
 from __future__ import annotations
 

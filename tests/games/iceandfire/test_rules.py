@@ -1,4 +1,4 @@
-"""The referee, one rule family at a time (spec sections 2-11 and 14), on positions drawn by hand.
+"""The referee, one rule family at a time (the contest and multiplayer referees), on positions drawn by hand.
 
 Positions come from ``state_from_rows``: rows of ``#`` void, ``.`` neutral, ``R``/``B`` owned (activity
 is recomputed), units as (id, owner, level, x, y), extra buildings as (owner, kind, x, y).
@@ -67,7 +67,7 @@ def owner_at(state: IceAndFireState, x: int, y: int) -> str:
     return state.to_json()["cells"][y][x]
 
 
-# -- section 2-3: the start ----------------------------------------------------------------------
+# -- the start ----------------------------------------------------------------------------------
 
 
 def test_initial_state_and_first_turns() -> None:
@@ -89,7 +89,7 @@ def test_unit_ids_are_one_counter_for_both_players() -> None:
     assert state.next_id == 3
 
 
-# -- section 6: training chains ------------------------------------------------------------------
+# -- TRAIN: training chains -----------------------------------------------------------------------
 
 
 def test_training_chains_across_enemy_ground() -> None:
@@ -121,7 +121,7 @@ def test_a_chain_to_the_enemy_hq_wins_at_once_and_drops_the_rest() -> None:
     assert "captured blue's HQ" in after.outcome().reason  # type: ignore[union-attr]
 
 
-# -- section 5: capture rules --------------------------------------------------------------------
+# -- capture rules ------------------------------------------------------------------------------
 
 
 def test_tower_protection() -> None:
@@ -183,7 +183,7 @@ def test_an_unprotected_mine_or_hq_falls_to_level_1() -> None:
     assert after.building_at(6) is None and owner_at(after, 6, 0) == "R"
 
 
-# -- section 4: cutting --------------------------------------------------------------------------
+# -- activity: cutting --------------------------------------------------------------------------
 
 
 def cut_position(player: int = RED, turn: int = 10) -> IceAndFireState:
@@ -230,7 +230,7 @@ def test_cut_units_block_and_count_until_their_owners_turn() -> None:
     assert after.returns() == (1.0, -1.0)
 
 
-# -- sections 3 and 9: money ---------------------------------------------------------------------
+# -- turn start and income: money ----------------------------------------------------------------
 
 
 def test_the_negative_gold_wipe() -> None:
@@ -257,7 +257,7 @@ def test_income_counts_active_cells_mines_and_upkeep() -> None:
     assert state.income[RED] == 6 + 4 - 4  # the inactive mine and unit count for nothing
 
 
-# -- section 10: the end -------------------------------------------------------------------------
+# -- the end ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -288,7 +288,7 @@ def test_a_full_game_lasts_at_most_200_plies() -> None:
     assert record.plies <= 200 and record.outcome.termination == "normal"
 
 
-# -- section 8: buildings ------------------------------------------------------------------------
+# -- BUILD: buildings ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("rules", "costs"), [("contest", [20, 24, 28]), ("multi", [15, 15, 15])])
@@ -351,7 +351,7 @@ def test_not_enough_gold_is_checked_before_the_spot() -> None:
     assert play(state, "BUILD MINE 4 0").log == ("BUILD MINE 4 0: ignored, not enough gold (10 for 20)",)
 
 
-# -- section 7: movement -------------------------------------------------------------------------
+# -- MOVE: movement ------------------------------------------------------------------------------
 
 
 def test_movement_tie_order() -> None:
@@ -401,7 +401,7 @@ def test_moves_use_map_distances_around_void() -> None:
     assert [u[3:5] for u in after.units] == [(2, 1)]
 
 
-# -- section 12: parse-time checks and the lose/ignore split -------------------------------------
+# -- parse-time checks and the lose/ignore split -------------------------------------------------
 
 
 def test_parse_time_checks_are_ignored_not_lost() -> None:
@@ -563,7 +563,7 @@ def test_a_move_onto_the_hq_wins_unless_a_tower_guards_it() -> None:
 
 def territory_bfs(owner: bytes, neighbours: Sequence[Sequence[int]], player: int) -> set[int]:
     """The active cells of ``player``, cell by cell: a breadth-first search from its HQ through its
-    own cells. The clear statement of spec section 4, and the oracle of the bit-mask flood."""
+    own cells. The statement's "Territory ownership" as it reads, and the oracle of the bit-mask flood."""
     hq = HQ_CELLS[player]
     if owner[hq] != player:
         return set()

@@ -1,4 +1,4 @@
-"""The eight heuristics: the spec's worked example (every number), scipy, and both signatures agreeing."""
+"""The eight heuristics: the worked example of docs/isolation.md (every number, checked with the AIND code), scipy, and both signatures agreeing."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from gridarena.games.isolation.ai import heuristics as h
 from gridarena.games.isolation.aind import Board, board_from_state, samples
 from gridarena.games.isolation.rules import State
 
-EXAMPLE_MOVES = [(2, 3), (0, 5), (1, 1), (2, 4)]  # spec section 8: placements, then one jump each
+EXAMPLE_MOVES = [(2, 3), (0, 5), (1, 1), (2, 4)]  # placements, then one jump each
 
-#: heuristic -> (value for player 1, value for player 2), from the spec's table
+#: heuristic -> (value for player 1, value for player 2), checked with the AIND code
 TABLE = {
     "improved": (-4.0, 4.0),
     "center": (12.5, 2.5),

@@ -1,4 +1,4 @@
-"""The reference rules, rule by rule, against the spec (../shared/specs/isolation.md, section 1)."""
+"""The reference rules, rule by rule, against AIND's ``isolation/isolation.py``."""
 
 from __future__ import annotations
 

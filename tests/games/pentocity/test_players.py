@@ -266,7 +266,7 @@ def planned_points(strip: Strip) -> int:
 
 
 def has_access(strip: Strip) -> bool:
-    """A road separator, or a building row in the two-deep edge zone (faithful rule 1.7)."""
+    """A road separator, or a building row in the two-deep edge zone (the simulator's road access)."""
     rows = range(strip.top, strip.top + strip.height)
     return any(kind == CellType.ROAD for _, kind in strip.separators) or any(
         r in (0, 1, 48, 49) for r in rows

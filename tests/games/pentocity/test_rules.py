@@ -1,4 +1,4 @@
-"""Pentocity rules: one test (or more) per rule 1.1-1.13 of the spec and per quirk of the Java simulator."""
+"""Pentocity rules: one test (or more) per rule the simulator enforces and per quirk of the Java simulator."""
 
 from __future__ import annotations
 

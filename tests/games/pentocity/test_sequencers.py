@@ -1,4 +1,4 @@
-"""Sequencers: every test vector of the spec's section 4, plus distributions of the unseeded ones."""
+"""Sequencers: the Java sequencers' output for fixed seeds, plus distributions of the unseeded ones."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from gridarena.games.pentocity.sequencers import (
     walk,
 )
 
-# Section 4.1 of the spec, verbatim except: the misfits annotation ", `T_DOWN`" is left out (the port
+# The Java sequencers' first 8 requests, verbatim except: the misfits annotation ", `T_DOWN`" is left out (the port
 # prints the free shape only) and "same cells and order as request 1" is written out.
 VECTORS_4_1 = """\
 ## random, seed 869

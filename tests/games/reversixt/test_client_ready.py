@@ -1,7 +1,7 @@
 """The client is ready before it can be asked: a cold numba cache, a bot still warming up, the largest maps.
 
 Each test serves a scripted game over a real socket and times every answer from the moment its request
-was written, as the reference server measures (spec 9.5). The client runs as a separate process where a
+was written, as the reference server measures. The client runs as a separate process where a
 fresh install (an empty numba cache) or its memory is the point.
 """
 

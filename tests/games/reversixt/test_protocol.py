@@ -1,4 +1,4 @@
-"""The wire format of spec 9.1/9.2: the spec's hex examples, round trips, and the specific errors."""
+"""The wire format of the course's protocol: framing and messages in hex, round trips, and the specific errors."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from gridarena.games.reversixt.net.protocol import (
     split_frame,
 )
 
-#: Spec 9.2's examples, verbatim (blanks only separate fields).
+#: The messages in hex (blanks only separate fields).
 SPEC_EXAMPLES = [
     ("01 00000001 05", Group(5)),
     ("03 00000001 02", PlayerNumber(2)),

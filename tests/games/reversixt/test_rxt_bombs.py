@@ -1,4 +1,4 @@
-"""The 13 bomb vectors (data README section 5) and the worked examples of spec 6.3/6.4.
+"""The 13 bomb vectors (data README section 5) and worked examples: blasts through transitions, around holes.
 
 Each ``before`` file is a loadable map; player 1 throws one bomb at the README's target with the
 ``before`` header's radius; the board must become the ``after`` file's board. Quirks handled: the

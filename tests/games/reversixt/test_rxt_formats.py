@@ -1,5 +1,5 @@
 """The ReversiXT map parser and writer: the data folder's maps, the reference server's rejections
-(spec 2.3, data README 2), gridarena's own rejections (O7, O8), and fuzzing."""
+(data README 2), gridarena's own rejections, and fuzzing."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def test_bomb_vector_after_files_need_strict_false(shared_data: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Whitespace tolerance (spec 2.2) and the allowed oddities
+# Whitespace tolerance (the reference server reads tokens) and the allowed oddities
 
 
 def test_tokens_may_be_spread_over_lines_in_any_way() -> None:
@@ -143,7 +143,7 @@ def test_players_without_stones_are_allowed() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# gridarena's rejections (spec 2.3 "rejected by gridarena", O7, O8): each with its own message and place
+# gridarena's rejections (never shown to the reference server): each with its own message and place
 
 
 @pytest.mark.parametrize(

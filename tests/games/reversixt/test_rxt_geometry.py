@@ -18,7 +18,7 @@ from gridarena.games.reversixt.mapinfo import describe
 
 
 def twin_step(m: ReversiMap, i: int, d: int) -> int:
-    """Spec 3.2's step on the initial board, packed as the table packs it (-1: nowhere)."""
+    """The single step (neighbour or transition) on the initial board, packed as the table packs it (-1: nowhere)."""
     if m.cells[i] == HOLE:
         return -1
     y, x = divmod(i, m.width)

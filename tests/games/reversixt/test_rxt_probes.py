@@ -79,7 +79,7 @@ def test_d_choice_field_and_its_byte(shared_data: Path) -> None:
     same = s.apply_action(Move(2, 0, 1))
     assert [symbol(same, x, 0) for x in range(3)] == ["1", "1", "1"]
     assert s.illegal_reason(Move(2, 0, 0)) == "invalid choice for choice-move: 0"
-    assert s.illegal_reason(Move(2, 0, 4)) == "invalid choice for choice-move: 4"  # O2: above p
+    assert s.illegal_reason(Move(2, 0, 4)) == "invalid choice for choice-move: 4"  # above p (ours)
 
 
 def test_e_bonus_field_and_its_byte(shared_data: Path) -> None:

@@ -1,4 +1,4 @@
-"""The clear ReversiXT rules: the spec's worked examples, turn order, disqualification, scores and
+"""The clear ReversiXT rules: worked examples, turn order, disqualification, scores and
 ranks, the action model, JSON, and the conformance checker over the data folder's maps."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def cell(state: ReversiState, x: int, y: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# The spec's worked examples (3.3)
+# Worked examples: captures along transitions (boeseMap07, boeseMap01)
 
 
 def test_capture_along_a_transition_boese_map_07(shared_data: Path) -> None:
@@ -124,7 +124,7 @@ def test_phase_two_ends_when_no_field_is_left() -> None:
     s = game_of("2 0 3 5 1 2  1 2").new_initial_state()
     assert s.phase == PHASE_BOMBS
     after = s.apply_action(Move(0, 0))
-    assert after.cells == bytes([HOLE, HOLE]) and after.is_terminal()  # O12: bombs left, no field
+    assert after.cells == bytes([HOLE, HOLE]) and after.is_terminal()  # bombs left, no field (ours)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_disqualification_lets_the_game_go_on_without_the_offender() -> None:
     s = g.new_initial_state()
     assert s.mover == 1
     out = s.forfeit(0, "illegal", "Sorry, this move was invalid")
-    assert not out.is_terminal() and out.mover == 2 and out.last == 1  # O17: as if player 1 had moved
+    assert not out.is_terminal() and out.mover == 2 and out.last == 1  # as if 1 had moved (ours)
     assert out.cells == s.cells  # his stones stay
     later = out
     rng = random.Random(5)
@@ -227,7 +227,7 @@ def test_disqualified_stones_are_captured_and_inverted_like_any() -> None:
     after = s.apply_action(Move(3, 0))
     # player 1 captures (1,0) of the disqualified player 2 and (2,0)? no: (1,0) is 2, (2,0) is 3, then i
     assert after.disqualified[1] == "x"
-    assert after.cells.count(2) >= 1  # inversion turned player 1's stones into player 2's (O3)
+    assert after.cells.count(2) >= 1  # inversion turned player 1's stones into player 2's
 
 
 def test_competition_ranks_and_returns() -> None:

@@ -1,4 +1,4 @@
-"""Time management on an account that carries over (spec 9.5): budgets keep a reserve on any account,
+"""Time management on an account that carries over (the reference server's ``-t``): budgets keep a reserve on any account,
 the opening saves time for later, a forced move costs nothing, and ``best`` reports what it planned."""
 
 from __future__ import annotations

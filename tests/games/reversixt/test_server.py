@@ -107,7 +107,7 @@ def test_the_time_account_grows_by_the_move_time_and_shrinks_by_the_answer_time(
         offered.setdefault(p, []).append(int(t))
         left.setdefault(p, []).append(int(u))
     for p in offered:
-        assert offered[p][0] == 2000  # spec 9.5: the first request offers T
+        assert offered[p][0] == 2000  # the first request offers T, as the reference server's
         for before, after in zip(left[p], offered[p][1:], strict=False):
             assert abs(after - (before + 2000)) <= 1  # the rest carries over, plus T
 

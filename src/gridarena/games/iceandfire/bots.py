@@ -1,12 +1,12 @@
 """Ice and Fire's bot factories, each called through its declaration in ``catalogue.py`` (the
 strategies live in ``ai/``).
 
-Every bot here reads the CodinGame input (spec 13) through
+Every bot here reads the CodinGame input (the statement's "Game Input") through
 :class:`~gridarena.games.iceandfire.protocol.CodinGameBot`, in the arena from the state's text and
 standalone on stdin (``gridarena iceandfire bot NAME``), so the bot that plays our tournaments is the
 one pasted behind a CodinGame submission.
 
-* ``wood3``, ``wood2``, ``wood1``: the league bosses (``ai/bosses.py``, spec 18.2);
+* ``wood3``, ``wood2``, ``wood1``: the league bosses (``ai/bosses.py``, the referee's ``Boss.py3``);
 * ``postmortem``: the contest's second place's heuristics (``ai/postmortem.py``);
 * ``best``: ``postmortem``'s turn varied and judged against modelled replies (``ai/best.py``);
 * ``pusher``: a sparring bot that rushes the enemy HQ along its front line (``ai/pusher.py``);
@@ -86,6 +86,15 @@ def make_best_bot(
     stop_margin: float = BestBot.stop_margin,
     step_margin: float = BestBot.step_margin,
     hard_margin: float = BestBot.hard_margin,
+    replies: str = "+".join(BestBot.replies),
+    reply_share: float = BestBot.reply_share,
+    reply_cuts: int = BestBot.reply_cuts,
+    exposure_weight: float = BestBot.exposure_weight,
+    exposure_later: float = BestBot.exposure_later,
+    joins: bool = BestBot.joins,
+    front: bool = BestBot.front,
+    opening_border: float = BestBot.opening_border,
+    opening_gain: float = BestBot.opening_gain,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

@@ -70,6 +70,31 @@ _BEST: Final = {
     "stop_margin": _margin(0.020, "s before the deadline: no new judgement"),
     "step_margin": _margin(0.006, "s more: no new variant step"),
     "hard_margin": _margin(0.018, "s before the deadline: every search stops"),
+    "replies": Pattern(
+        r"(?:(?:cut|rush|postmortem|pusher|light)(?:\+(?:cut|rush|postmortem|pusher|light)){0,4})?",
+        "replies joined by +, or nothing",
+        optional=False,
+        default="",
+        help="the opponent's strongest replies, by our chain search or a model, the worst case taken",
+    ),
+    "reply_share": _share(1.0, "the share of the worst reply in the judgement"),
+    "reply_cuts": Int(1, 8, default=2, help="how many of the opponent's best cuts are replies"),
+    "exposure_weight": Number(
+        0, 1e6, closed=True, default=3.0, help="per cell of our land the opponent can cut off next turn"
+    ),
+    "exposure_later": _share(0.5, "the share of that weight for the turn after"),
+    "joins": Flag(default=False, help="chains run on through own cut-off land they reconnect"),
+    "opening_border": Number(
+        0, 1e6, closed=True, default=0.0, help="the opening's race less this per side of our border"
+    ),
+    "opening_gain": Number(
+        -1e6,
+        1e6,
+        closed=True,
+        default=1.5,
+        help="the opening trains while a unit gains this much of the race",
+    ),
+    "front": Flag(default=False, help="variants that hold the front with units, judged second"),
 }
 
 BOTS: Final[dict[str, BotEntry]] = {

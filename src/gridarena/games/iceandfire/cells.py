@@ -1,5 +1,5 @@
-"""A position cell by cell, with the rules that read it: who may enter a cell (spec 5), where TRAIN
-and BUILD may act (6, 8), the MOVE step (7), activity (4) and income (9).
+"""A position cell by cell, with the rules that read it: who may enter a cell, where TRAIN and BUILD
+may act, the MOVE step, activity and income.
 
 The referee (:class:`~gridarena.games.iceandfire.referee.Referee`) and the bots' board
 (:class:`~gridarena.games.iceandfire.ai.board.Board`) both keep a position this way and inherit these
@@ -70,7 +70,7 @@ class Cells:
     # -- who may do what where -------------------------------------------------------------
 
     def protected(self, i: int) -> bool:
-        """Spec 5: an owned cell holding a TOWER, or next to an active cell of its owner holding one."""
+        """Protected: an owned cell holding a TOWER, or next to an active cell of its owner holding one."""
         owner = self.owner
         o = owner[i]
         if o > 1:
@@ -85,10 +85,12 @@ class Cells:
         return False
 
     def capturable(self, i: int, player: int, level: int) -> bool:
-        """Spec 5, its six steps in order: may a level-``level`` unit of ``player`` enter cell ``i``?
+        """The referee's capture rule: may a level-``level`` unit of ``player`` enter cell ``i``?
 
-        Steps 1 and 2 together: a tower on the cell, or the cell active and protected, needs level 3.
-        Step 5 spares the top level (``MAX_LEVEL``: 3, but 1 in Wood 3, where level 1 kills level 1).
+        In the referee's order: a foreign cell with a tower on it, or active and protected, needs level 3;
+        a free cell may be entered; an own occupied cell may not; a unit falls only to a higher level or
+        to the top level (``MAX_LEVEL``: 3, but 1 in Wood 3, where level 1 kills level 1); anything else
+        (an unprotected enemy mine or HQ) may be taken.
         """
         o = self.owner[i]
         if (
@@ -115,7 +117,7 @@ class Cells:
         return False
 
     def path_step(self, src: int, target: int, player: int, level: int) -> int:
-        """Spec 7's step for a MOVE from ``src`` to ``target``: among the neighbours strictly closer to
+        """The path-finding step for a MOVE from ``src`` to ``target``: among the neighbours strictly closer to
         the target that the unit may enter, the closest (ties: the first in the player's order); -1
         when there is none. (The caller checks a target next to the unit first.)"""
         dist = self.layout.dist
@@ -135,7 +137,7 @@ class Cells:
         )
 
     def compute_income(self, player: int) -> int:
-        """Spec 9: active cells + 4 per MINE on an active cell - upkeep of units on active cells."""
+        """Income: active cells + 4 per MINE on an active cell - upkeep of units on active cells."""
         total = 0
         building, unit_level = self.building, self.unit_level
         for i in mask_indices(self.act[player] & self.owned[player]):
@@ -144,7 +146,7 @@ class Cells:
                 total += MINE_INCOME
         return total
 
-    # -- activity (spec 4) -------------------------------------------------------------------
+    # -- activity (territory joined to the HQ) -----------------------------------------------
 
     def activate(self, player: int) -> None:
         """``player``'s active cells from scratch: its cells joined to its HQ cell by its own cells."""

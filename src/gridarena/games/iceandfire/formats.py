@@ -1,4 +1,4 @@
-"""Ice and Fire as text: the commands of a turn and the referee's line parser (spec section 12).
+"""Ice and Fire as text: the commands of a turn and the referee's line parser.
 
 One action of the game is a whole turn, a :data:`Turn` (a tuple of commands). Its text twin is the
 CodinGame output line, the commands joined by ``;``. :func:`parse_line` reads such a line exactly as
@@ -18,7 +18,7 @@ the Java referee does:
 
 The checks that need the position (cell on the map, unit alive and owned, level range) are the
 referee's, in ``referee.py``: they skip a command, they never lose. The other text of the game is
-here too: the rule versions and leagues, and the CodinGame input a bot reads (spec section 13:
+here too: the rule versions and leagues, and the CodinGame input a bot reads (the statement's "Game Input":
 :func:`spots_text` / :func:`parse_spots` once, :class:`TurnInput` every turn). This module imports
 nothing of the package.
 
@@ -86,7 +86,7 @@ class _MoveFields(NamedTuple):
 
 
 class Move(_Command, _MoveFields):
-    """``MOVE id x y``: unit ``id`` takes one step towards (x, y) (spec section 7)."""
+    """``MOVE id x y``: unit ``id`` takes one step towards (x, y)."""
 
     __slots__ = ()
 
@@ -106,7 +106,7 @@ class _TrainFields(NamedTuple):
 
 
 class Train(_Command, _TrainFields):
-    """``TRAIN level x y``: a new unit of ``level`` on (x, y) (spec section 6)."""
+    """``TRAIN level x y``: a new unit of ``level`` on (x, y)."""
 
     __slots__ = ()
 
@@ -122,7 +122,7 @@ class _BuildFields(NamedTuple):
 
 
 class Build(_Command, _BuildFields):
-    """``BUILD MINE x y`` or ``BUILD TOWER x y`` (spec section 8); ``kind`` is ``"MINE"`` or ``"TOWER"``."""
+    """``BUILD MINE x y`` or ``BUILD TOWER x y``; ``kind`` is ``"MINE"`` or ``"TOWER"``."""
 
     __slots__ = ()
 
@@ -295,7 +295,7 @@ def parse_piece(piece: str, index: int = 1, rules: str = "contest") -> Command:
 
 
 def parse_line(line: str, rules: str = "contest") -> Turn:
-    """A player's output line as a turn (spec section 12); :class:`ActionParseError` if it loses.
+    """A player's output line as a turn; :class:`ActionParseError` if it loses.
 
     >>> parse_line("WAIT;MSG  two  spaces ")
     (Wait(), Msg(text=' two  spaces'))
@@ -365,7 +365,7 @@ def check_turn(turn: object, rules: str = "contest") -> Turn:
     return tuple(turn)
 
 
-# -- the CodinGame input (spec section 13) ------------------------------------------------------
+# -- the CodinGame input (the statement's "Game Input") ------------------------------------------
 
 
 def spots_text(spots: Sequence[tuple[int, int]]) -> str:

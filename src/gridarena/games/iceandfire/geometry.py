@@ -1,9 +1,9 @@
 """Ice and Fire's constants and geometry: the 12 x 12 grid, the map of a game, cells as bit masks.
 
 Cells are indices ``y * 12 + x``. A map (:class:`Board`) is what never changes in a game: void cells,
-mine spots, each cell's neighbours in each player's MOVE order and the path distances (spec sections
-1 and 7). A set of cells is also a 144-bit integer (bit c for cell c), so that the activity flood of
-spec section 4 grows a whole frontier with a few shifts (:func:`flood`).
+mine spots, each cell's neighbours in each player's MOVE order and the path distances (the
+referee's ``Pathfinding``). A set of cells is also a 144-bit integer (bit c for cell c), so that the
+activity flood (cells joined to the HQ) grows a whole frontier with a few shifts (:func:`flood`).
 
 >>> cell_of(11, 10), xy(131), mine_cost("contest", 2)
 (131, (11, 10), 28)
@@ -86,7 +86,7 @@ def mine_cost(rules: str, mines_owned: int) -> int:
 
 
 def build_refused(rules: str, league: str, kind: int) -> bool:
-    """Spec 8, check 2: no BUILD in Wood 3 and Wood 2, and no TOWER in the multiplayer Wood 1
+    """BUILD's league check: no BUILD in Wood 3 and Wood 2, and no TOWER in the multiplayer Wood 1
     (the contest accepts one there, whatever its statement says)."""
     return league in ("wood3", "wood2") or (rules == "multi" and league == "wood1" and kind == TOWER)
 
@@ -96,7 +96,7 @@ def build_refused(rules: str, league: str, kind: int) -> bool:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Board:
-    """The fixed part of a game: void cells, mine spots and the distance table (spec section 7).
+    """The fixed part of a game: void cells, mine spots and the distance table (the MOVE step's).
 
     ``owner``-independent and shared by every state of a game (one per map, cached).
     """
@@ -219,6 +219,20 @@ def spread(mask: int) -> int:
         | (mask << SIZE) & FULL_MASK
         | (mask >> 1) & _NOT_COLUMN_11
         | (mask << 1) & _NOT_COLUMN_0
+    )
+
+
+def edges(mask: int, other: int) -> int:
+    """How many pairs of 4-neighbours join a cell of ``mask`` to a cell of ``other`` (bit masks).
+
+    >>> edges(0b1, 0b10 | 1 << SIZE)
+    2
+    """
+    return (
+        (mask >> SIZE & other).bit_count()
+        + ((mask << SIZE) & FULL_MASK & other).bit_count()
+        + ((mask >> 1) & _NOT_COLUMN_11 & other).bit_count()
+        + ((mask << 1) & _NOT_COLUMN_0 & other).bit_count()
     )
 
 

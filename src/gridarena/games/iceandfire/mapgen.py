@@ -1,9 +1,12 @@
-"""The map generator of the Java referee, bit-exact for a CodinGame seed (spec sections 15-16).
+"""The map generator of the Java referee, bit-exact for a CodinGame seed (``GameState.generateMap``).
 
 Two separate ``java.util.Random`` objects are built from the same seed: ``R1`` draws the contest's
 number of mine spots (and nothing else), ``R2`` draws the noise, the corridor picks and the spot
 positions. The steps, their loop orders and the recursive DFS of ``linkComponents`` are kept exactly,
-because every draw of ``R2`` depends on them.
+because every draw of ``R2`` depends on them. The steps, as the docstrings below number them: 0 the
+contest's spot count (``R1``), 1 the noise, 2 the HQ corner and the first spot pair, 3 the cellular
+automaton (three passes), 4 the swap, 5 the symmetry, 6 the neutral 3x3 HQ corners, 7 joining the
+components (``linkComponents``), 8 the mine spots.
 
 >>> m = generate(1)
 >>> m.rows[0], len(m.spots)
@@ -135,7 +138,7 @@ def generate(
 ) -> GeneratedMap:
     """The map of ``seed`` (a Java long; other integers are wrapped) under ``rules`` and ``league``.
 
-    ``trace``, when given, receives the steps of spec section 17.1 for debugging: ``("unjoined",
+    ``trace``, when given, receives the generator's steps for debugging: ``("unjoined",
     rows)``, ``("components", [(size, first cell), ...])``, ``("picks", cells)``, ``("spot count",
     n)`` and one ``("spot", ((x, y), verdict))`` per spot draw (``accepted``, ``void``, ``taken`` or
     ``banned``).
@@ -196,7 +199,7 @@ def generate(
 
 
 def format_map(generated: GeneratedMap) -> str:
-    """The map as the spec's section 17 prints it: numbered rows, then the spot list.
+    """The map as text: numbered rows (``#`` void, ``.`` neutral), then the spot list.
 
     >>> print(format_map(generate(42, league="wood2")), end="")
     seed 42

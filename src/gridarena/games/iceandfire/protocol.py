@@ -1,4 +1,4 @@
-"""The CodinGame protocol from the bot's side (spec 13): read the statement's input, answer one line.
+"""The CodinGame protocol from the bot's side: read the statement's "Game Input", answer one line.
 
 :class:`CodinGameBot` is the adapter every bot of ours is written against: it plays from the
 CodinGame input text, which the arena hands it from the state (``codingame_init`` /
@@ -88,7 +88,7 @@ class CodinGameBot(BaseBot):
 
 
 class ProtocolError(GridArenaError):
-    """The input does not follow spec 13 (names the line)."""
+    """The input does not follow the statement's "Game Input" (names the line)."""
 
 
 class LineReader:
@@ -191,7 +191,7 @@ def state_from_input(
         player=me,
         turn=turn_number,
     )
-    # The incomes as shown, which may be stale after a bankruptcy (spec 3): not recomputed.
+    # The incomes as shown, which may be stale after a bankruptcy (the referee shows them so): not recomputed.
     return replace(state, income=(income, opp_income) if me == 0 else (opp_income, income))
 
 

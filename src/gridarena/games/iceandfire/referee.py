@@ -1,4 +1,4 @@
-"""The referee at work on one turn (spec sections 3-10): mutable copies of a position, the checks
+"""The referee at work on one turn: mutable copies of a position, the checks
 and effects of every command in the referee's order, the turn start and the end of the game.
 
 :class:`Referee` reads a state (anything with the attributes of :class:`Position`, in practice an
@@ -129,7 +129,7 @@ class Position(Protocol):
 
 class Referee(Cells):
     """The referee at work on one turn: mutable copies of a state's lists, the checks and effects of
-    spec sections 3-10 in the referee's order (rules.py freezes the result into the next state)."""
+    every command in the referee's order (rules.py freezes the result into the next state)."""
 
     def __init__(self, state: Position) -> None:
         self.layout = state.board
@@ -172,7 +172,7 @@ class Referee(Cells):
         self.taken = (cell, self.claim(cell, player))
 
     def compute_active(self, player: Player) -> None:
-        """Spec section 4: ``player``'s cells joined to its HQ cell by own cells are active (a flood
+        """Activity: ``player``'s cells joined to its HQ cell by own cells are active (a flood
         from the HQ over bit masks, :func:`~gridarena.games.iceandfire.geometry.flood`)."""
         self.activate(player)
         self.show_activity()
@@ -207,7 +207,7 @@ class Referee(Cells):
         self.note(f"{command.to_text()}: ignored, {why}")
 
     def parse_checks(self, turn: Turn) -> list[Command]:
-        """Spec section 12's parse-time checks, all on the position before any command runs."""
+        """The parse-time checks, all on the position before any command runs."""
         queue: list[Command] = []
         player = self.player
         for command in turn:
@@ -293,7 +293,7 @@ class Referee(Cells):
             self.building[cell] = NO_BUILDING
 
     def check_train(self, command: Train) -> str | None:
-        """Spec section 6's checks: why the TRAIN would be skipped now, or None when it would be done."""
+        """TRAIN's checks: why the TRAIN would be skipped now, or None when it would be done."""
         player, level, cell = self.player, command.level, cell_of(command.x, command.y)
         if not self.playable(cell, player):
             return f"({command.x},{command.y}) is not playable"
@@ -306,7 +306,7 @@ class Referee(Cells):
         return None
 
     def train(self, command: Train) -> str | None:
-        """Spec section 6; the reason it is skipped, or None when done."""
+        """TRAIN; the reason it is skipped, or None when done."""
         problem = self.check_train(command)
         if problem is not None:
             return problem
@@ -321,7 +321,7 @@ class Referee(Cells):
         return None
 
     def check_move(self, command: Move) -> int | str:
-        """Spec section 7's checks and path-finding step: why the MOVE would be skipped now, else the
+        """MOVE's checks and path-finding step: why the MOVE would be skipped now, else the
         cell the unit would enter."""
         player = self.player
         _, level, source, can_act = self.units[command.id]
@@ -337,7 +337,7 @@ class Referee(Cells):
         return best
 
     def move(self, command: Move) -> str | None:
-        """Spec section 7, with the path-finding step; the reason it is skipped, or None."""
+        """MOVE, with the path-finding step; the reason it is skipped, or None."""
         best = self.check_move(command)
         if isinstance(best, str):
             return best
@@ -353,7 +353,7 @@ class Referee(Cells):
         return None
 
     def check_build(self, command: Build) -> tuple[int, int] | str:
-        """Spec section 8's checks: why the BUILD would be skipped now, else the building's kind and cost."""
+        """BUILD's checks: why the BUILD would be skipped now, else the building's kind and cost."""
         player, cell = self.player, cell_of(command.x, command.y)
         kind = MINE if command.kind == "MINE" else TOWER
         where = f"({command.x},{command.y})"
@@ -375,7 +375,7 @@ class Referee(Cells):
         return kind, cost
 
     def build(self, command: Build) -> str | None:
-        """Spec section 8; the reason it is skipped, or None."""
+        """BUILD; the reason it is skipped, or None."""
         checked = self.check_build(command)
         if isinstance(checked, str):
             return checked
@@ -435,7 +435,7 @@ class Referee(Cells):
         return False
 
     def next_turn(self) -> None:
-        """Spec section 3: the next player's turn start, or the end by score after turn 100."""
+        """The next player's turn start, or the end by score after turn 100."""
         player = 1 - self.player
         self.player = player
         if player == RED:
@@ -465,7 +465,8 @@ class Referee(Cells):
         self.messages[player] = ""
 
     def end_by_score(self) -> None:
-        """Spec section 10.3: gold plus the cost of the units alive; the higher wins, equal is a draw."""
+        """The end after turn 100 (the statement's "Victory Conditions"): gold plus the cost of the units
+        alive; the higher wins, equal is a draw."""
         scores = (self.military_score(RED), self.military_score(BLUE))
         if scores[0] == scores[1]:
             returns, reason = (0.0, 0.0), f"turn limit: a draw at {scores[0]} each"

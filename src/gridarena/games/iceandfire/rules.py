@@ -1,4 +1,4 @@
-"""A Code of Ice and Fire (CodinGame, May 2019): the game and its states (spec sections 1-14).
+"""A Code of Ice and Fire (CodinGame, May 2019): the game and its states, as its referee plays it.
 
 Two players alternate whole turns, red (player 0, HQ at (0,0)) first. One action is a
 :data:`~gridarena.games.iceandfire.formats.Turn`, the commands of one output line. A state is always
@@ -114,7 +114,7 @@ class IceAndFire:
 
 
 def initial_state(game: IceAndFire, board: Board, seed: int | None = None) -> IceAndFireState:
-    """Spec section 2 on ``board``, then the start of red's first turn."""
+    """The referee's initial position on ``board`` (HQs, 20 gold each), then the start of red's first turn."""
     owner = bytearray(VOID if v else NEUTRAL for v in board.void)
     owner[HQ_CELLS[0]] = RED
     owner[HQ_CELLS[1]] = owner[BLUE_START_CELL] = BLUE
@@ -241,7 +241,7 @@ class IceAndFireState(BaseState[Turn]):
         return turn_to_text(tuple(action))
 
     def string_to_action(self, text: str) -> Turn:
-        """Spec section 12's parser; ActionParseError for a line that loses."""
+        """The referee's line parser; ActionParseError for a line that loses."""
         return parse_line(text, self.rules)
 
     def to_json(self) -> dict[str, JSON]:
@@ -278,7 +278,7 @@ class IceAndFireState(BaseState[Turn]):
         return mine_cost(self.rules, sum(b.owner == player and b.kind == MINE for b in self.buildings))
 
     def capturable(self, cell: int, player: Player, level: int) -> bool:
-        """Spec section 5: may a level-``level`` unit of ``player`` enter ``cell``?"""
+        """May a level-``level`` unit of ``player`` enter ``cell`` (train on it or move onto it)?"""
         return Referee(self).capturable(cell, player, level)
 
     def playable(self, cell: int, player: Player) -> bool:
@@ -322,11 +322,11 @@ class IceAndFireState(BaseState[Turn]):
         return frozen(self, referee, self.last_turn, self.last_player, self.ply)
 
     def codingame_init(self, player: Player) -> str:
-        """The initial input of spec section 13 (mine spots), sent once before the first turn."""
+        """The statement's initialization input (mine spots), sent once before the first turn."""
         return spots_text(self.board.spots)
 
     def codingame_turn(self, player: Player) -> str:
-        """``player``'s turn input of spec section 13: its gold and income, the opponent's, the map from
+        """``player``'s game turn input: its gold and income, the opponent's, the map from
         its side, the buildings and the units (its own first)."""
         other = 1 - player
         return TurnInput(

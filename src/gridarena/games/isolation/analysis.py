@@ -11,7 +11,7 @@ further from the end than one ply less, or lost but sooner, is marked too (see
 >>> from gridarena.games.isolation.rules import Isolation, State
 >>> analyser = make_analyser(Isolation(4, 4), 1.0)
 >>> analyser.evaluate(State(4, 4).child(5).child(10), 0)
-Evaluation(value=-1.0, exact=True, plies=10, best='d3', text='lost in 10')
+Evaluation(value=-1.0, exact=True, plies=10, best='d3', text='lost in 10', error=0.0)
 """
 
 from __future__ import annotations

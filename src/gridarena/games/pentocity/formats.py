@@ -129,7 +129,7 @@ def parse_request(text: str) -> Building:
 
 
 def request_line(index: int, building: Building) -> str:
-    """One line of the spec's sequencer test vectors: number, kind, shape, rotations, cells in Java order.
+    """One request as a line of the Java sequencers' output: number, kind, shape, rotations, cells in Java order.
 
     >>> from gridarena.games.pentocity.buildings import X
     >>> request_line(3, X)

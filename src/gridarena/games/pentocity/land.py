@@ -151,7 +151,7 @@ def group_mask(land: Land, kind: CellType, min_size: int = 4) -> Mask:
 
 
 def roads_connected(land: Land) -> bool:
-    """True when every ROAD cell reaches the virtual ring of road just outside the land (rule 1.6).
+    """True when every ROAD cell reaches the virtual ring of road just outside the land (as the simulator checks).
 
     >>> land = np.zeros((SIDE, SIDE), dtype=np.uint8); land[5, 0:3] = CellType.ROAD
     >>> roads_connected(land)
@@ -168,7 +168,7 @@ def roads_connected(land: Land) -> bool:
 
 
 def access_mask(land: Land, mode: Mode) -> Mask:
-    """Cells that give a building cell on them road access (rule 1.7).
+    """Cells that give a building cell on them road access (``Land.build``'s test).
 
     Faithful: a neighbour that is ROAD or lies on the edge, so rows and columns 0, 1, 48 and 49 all
     qualify (Java tests the neighbour's position, not the building cell's). Statement: a cell on the

@@ -1,6 +1,6 @@
 """A move's check and effect, in the Java simulator's order: ``resolve_move`` gives a placement or why not.
 
-The checks (rule 1.4 of the spec) run as ``Simulator.play`` runs them, so the first failure is the one
+The checks run as the Java ``Simulator.play`` runs them, so the first failure is the one
 Java reports, with Java's message (``Violation.message``) and the offending detail.
 """
 
@@ -94,7 +94,7 @@ def _build_extras(land: Land, move: Move) -> Land | Violation:
 
 
 def _unbuildable(land: Land, kind: Kind, cells: Shape) -> Violation | None:
-    """Why ``buildable`` (rule 1.5) fails for these absolute cells, or None."""
+    """Why the simulator's ``buildable`` fails for these absolute cells, or None."""
     bad = opposite(kind)
     for i, j in cells:
         if not (0 <= i < SIDE and 0 <= j < SIDE):
@@ -109,7 +109,7 @@ def _unbuildable(land: Land, kind: Kind, cells: Shape) -> Violation | None:
 
 
 def has_road_access(land: Land, shape: Shape, location: Cell, mode: Mode) -> bool:
-    """Rule 1.7 for a building about to occupy ``shape + location`` (faithful: the two-cell edge quirk).
+    """Road access (``Land.build``'s test) for a building about to occupy ``shape + location`` (faithful: the two-cell edge quirk).
 
     >>> from gridarena.games.pentocity.land import empty_land
     >>> land = empty_land()
@@ -145,7 +145,7 @@ def placement_score(land: Land, shape: Shape, location: Cell, kind: Kind, mode: 
 def resolve_move(land: Land, request: Building, move: Move, mode: Mode) -> Placement | Violation:
     """Apply an accepted ``move`` to ``land`` exactly as ``Simulator.play`` does, or say why it fails.
 
-    The checks run in Java's order (rule 1.4), so the first failure is the one Java reports.
+    The checks run in ``Simulator.play``'s order, so the first failure is the one Java reports.
     """
     negative = _negative(move)  # in Java the player's own `new Cell(-1, j)` throws, before any check
     if negative is not None:

@@ -1,6 +1,7 @@
 """The 2016 course tournament: its seeds and, per sequencer, the best player's mean and the players' mean.
 
-The figures to beat (spec section 7); ``gridarena pentocity tournament`` prints ours beside them.
+The figures to beat (``pentos/RESULTS/results.csv`` of ``zhangxi1994/Pentocity``); ``gridarena pentocity
+tournament`` prints ours beside them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class Reference:
     players_mean: float
 
 
-#: Spec section 7: means over the valid runs, in the order of the results file.
+#: The results sheet's means over the valid runs, in the order of the results file.
 REFERENCE_2016: Final[dict[str, Reference]] = {
     "g1": Reference(1866, "g5", 1775),
     "g2": Reference(2140, "g1", 1998),

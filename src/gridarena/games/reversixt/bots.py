@@ -6,7 +6,8 @@
 protocol's depth byte, in plies) and a node budget. They differ in the search and the evaluation:
 
 * ``trivial``: paranoid alpha-beta with move sorting and iterative deepening over ai_trivial's
-  evaluation, own stones minus the strongest opponent's (spec 11.1);
+  evaluation, own stones minus the strongest opponent's (its README: "just counts stones of self and best
+  opponent");
 * ``paranoid``: the same search over the full evaluation (stones weighted up as the board fills,
   field weights from the board's shape, mobility, override stones and bombs, measured against the
   rank neighbours), with the elimination rule in the bomb phase;

@@ -27,7 +27,7 @@ from gridarena.games.reversixt.geometry import StepTable, step
 
 
 def run(table: StepTable, cells: bytes | bytearray, start: int, d: int, k: int) -> list[int]:
-    """The fields a stone of player ``k`` placed on ``start`` captures in direction ``d`` (spec 5.1).
+    """The fields a stone of player ``k`` placed on ``start`` captures in direction ``d``.
 
     The walk follows ``step`` (transitions and their direction changes included) over foreign stones
     and expansion stones and is closed by the first stone of k. It captures nothing when it meets an
@@ -35,7 +35,7 @@ def run(table: StepTable, cells: bytes | bytearray, start: int, d: int, k: int) 
     """
     fields: list[int] = []
     pos = step(table, cells, start, d)
-    limit = len(table)  # a walk on a map of one-to-one transitions never needs more (spec 3.2)
+    limit = len(table)  # a walk on a map of one-to-one transitions never needs more
     while pos is not None and limit:
         i, d = pos
         if i == start:
@@ -53,7 +53,7 @@ def run(table: StepTable, cells: bytes | bytearray, start: int, d: int, k: int) 
 
 
 def captures(table: StepTable, cells: bytes | bytearray, start: int, k: int) -> set[int]:
-    """The union of the runs of all eight directions (spec 5.1)."""
+    """The union of the runs of all eight directions."""
     out: set[int] = set()
     for d in range(8):
         out.update(run(table, cells, start, d, k))
@@ -61,7 +61,7 @@ def captures(table: StepTable, cells: bytes | bytearray, start: int, k: int) -> 
 
 
 def is_valid_placement(table: StepTable, cells: bytes, i: int, k: int, overrides: int) -> bool:
-    """Whether player ``k`` holding ``overrides`` override stones may place on cell ``i`` (spec 5.2)."""
+    """Whether player ``k`` holding ``overrides`` override stones may place on cell ``i``."""
     c = cells[i]
     if c == HOLE:
         return False
@@ -73,7 +73,7 @@ def is_valid_placement(table: StepTable, cells: bytes, i: int, k: int, overrides
 
 
 def explosion(table: StepTable, cells: bytes | bytearray, target: int, radius: int) -> list[int]:
-    """The fields a bomb on ``target`` turns into holes (spec 6.3), in breadth-first order.
+    """The fields a bomb on ``target`` turns into holes, in breadth-first order.
 
     Breadth-first over the eight neighbours and through transitions (``step``), never onto a hole,
     on the board as it is before the explosion.
@@ -101,7 +101,7 @@ def place(
     move: Move,
     k: int,
 ) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
-    """Cells and stocks after map player ``k`` places ``move`` on map ``m`` (spec 5.3; the move must be valid)."""
+    """Cells and stocks after map player ``k`` places ``move`` on map ``m`` (the move must be valid)."""
     p = m.players
     i = m.index(move.x, move.y)
     before = cells[i]
@@ -129,7 +129,7 @@ def place(
 def bomb(
     table: StepTable, m: ReversiMap, cells: bytes, bombs: tuple[int, ...], move: Move, k: int
 ) -> tuple[bytes, tuple[int, ...]]:
-    """Cells and bomb stocks after map player ``k`` bombs ``move`` on map ``m`` (spec 6.3; the target is valid)."""
+    """Cells and bomb stocks after map player ``k`` bombs ``move`` on map ``m`` (the target is valid)."""
     board = bytearray(cells)
     for j in explosion(table, cells, m.index(move.x, move.y), m.radius):
         board[j] = HOLE
@@ -150,7 +150,7 @@ def stone_counts(cells: bytes, p: int) -> tuple[int, ...]:
 
 
 def competition_ranks(scores: Sequence[int | None]) -> tuple[int, ...]:
-    """Ranks from scores (spec 8): higher is better, ties share the better rank, None (disqualified) last.
+    """Ranks from scores: higher is better, ties share the better rank, None (disqualified) last.
 
     >>> competition_ranks([12, 30, 12, None])
     (2, 1, 2, 4)

@@ -1,11 +1,13 @@
 """ReversiXT maps as text: the shared data model, the tolerant parser and the canonical writer.
 
 The reference server (server_nogl, SS2009-svn) reads a map as a stream of whitespace-separated
-tokens (spec 2.2): six header integers, then ``height * width`` cell tokens, then groups of seven
+tokens: six header integers, then ``height * width`` cell tokens, then groups of seven
 tokens ``x1 y1 d1 <-> x2 y2 d2`` until the end. Line breaks mean nothing, so this parser does the
 same and remembers each token's line and column only to say where a bad one is. It rejects exactly
-what spec 2.3 lists, V1-V5 with the reference server's wording, plus gridarena's safety choices
-(O7, O8), every rejection as ``source:line:col: reason``.
+what the reference server rejects (player count, size, delimiter, transition ends, duplicate
+transitions), with its wording, plus gridarena's safety choices for what the reference server was
+never shown (bad tokens, huge values, an endpoint used twice), every rejection as
+``source:line:col: reason``.
 
 Every module of the ReversiXT package (rules, fast kernels, protocol, server, client) shares the
 :class:`ReversiMap` below and the cell codes, so a map is parsed once and passed around as bytes.
@@ -62,16 +64,16 @@ def symbols_to_cells(text: str) -> bytes:
     return text.encode("ascii").translate(_TO_CODES)
 
 
-# Directions 0..7 clockwise from up (spec 3.1): 0 up, 1 up-right, 2 right, ..., 7 up-left.
+# Directions 0..7 clockwise from up: 0 up, 1 up-right, 2 right, ..., 7 up-left.
 DX: Final = (0, 1, 1, 1, 0, -1, -1, -1)
 DY: Final = (-1, -1, 0, 1, 1, 1, 0, -1)
 DIRECTION_NAMES: Final = ("up", "up-right", "right", "down-right", "down", "down-left", "left", "up-left")
 
 MAX_PLAYERS: Final = 8
 MAX_SIDE: Final = 1000
-"""Height and width limit of the reference server (V2), also the protocol's 16-bit coordinates."""
+"""Height and width limit of the reference server, also the protocol's 16-bit coordinates."""
 MAX_VALUE: Final = 2**31 - 1
-"""The largest number gridarena reads (O7: a value of 2^31 or more is rejected)."""
+"""The largest number gridarena reads (gridarena's choice: a value of 2^31 or more is rejected)."""
 
 Transition = tuple[int, int, int, int, int, int]
 """``(x1, y1, d1, x2, y2, d2)``: leaving (x1, y1) in d1 arrives on (x2, y2) heading (d2 + 4) % 8."""
@@ -238,9 +240,10 @@ class _Reader:
 
 
 def parse_map(text: str, source: str = "<map>", *, strict: bool = True, name: str = "") -> ReversiMap:
-    """Read a map from its text, as the reference server does (spec 2.2, 2.3).
+    """Read a map from its text, as the reference server does.
 
-    ``strict=False`` skips the transition validity rules V4, V5 and O8, for boards that are not
+    ``strict=False`` skips the transition validity rules (ends next to the board's edge or a hole, no
+    duplicate, no endpoint used twice), for boards that are not
     loadable maps but use the map format, such as the bomb vectors' ``after`` files, which still list
     transitions whose ends a bomb turned into holes. Syntax errors are errors either way.
 
@@ -338,7 +341,10 @@ def _slow_cells(r: _Reader, size: int, height: int, width: int, players: int) ->
 
 
 def _endpoint_problem(cells: bytes, height: int, width: int, x: int, y: int, d: int) -> str:
-    """Why (x, y, d) cannot be a transition endpoint (V4), or "" when it can."""
+    """Why (x, y, d) cannot be a transition endpoint, or "" when it can.
+
+    An endpoint must be a field whose neighbour in ``d`` is off the board or a hole.
+    """
     if cells[y * width + x] == HOLE:
         return f"({x},{y}) is a hole"
     nx, ny = x + DX[d], y + DY[d]
@@ -376,7 +382,7 @@ def map_name(path: str | Path) -> str:
 
 
 def write_map(m: ReversiMap) -> str:
-    """The canonical text of a map (spec 2.4): single blanks, no trailing blanks, LF, final newline.
+    """The canonical text of a map: single blanks, no trailing blanks, LF, final newline.
 
     >>> m = parse_map("2\\n0\\n0 0\\n1 4\\n1 2 0 0  \\n")
     >>> write_map(m)
@@ -421,7 +427,7 @@ BONUS_OVERRIDE: Final = 21
 
 
 class Move(NamedTuple):
-    """One move answer: field (x, y) and the special byte (spec 5.4, 9.2).
+    """One move answer: field (x, y) and the special byte.
 
     The special byte is 1..p on a choice field (the player to swap with), 20 or 21 on a bonus field
     (bomb or override stone), else 0. Bombs (phase 2) carry 0 here: the reference server ignores

@@ -1,10 +1,11 @@
-"""The board's geometry: the single step of spec 3.2 as a table, built once per map.
+"""The board's geometry: the single step (neighbour or transition) as a table, built once per map.
 
 ``step(x, y, d)`` goes to the plain neighbour when it is a field, else through the transition at
 (x, y, d) when there is one, else nowhere. Both the neighbours and the transitions are fixed by the
 map; bombs only add holes. Because a transition exists only where the plain neighbour is missing
-(V4), the step on any later board is the initial board's step unless its target has become a hole:
-one table per map serves the whole game, checked against the current cells.
+(the reference server rejects any other), the step on any later board is the initial board's step
+unless its target has become a hole: one table per map serves the whole game, checked against the
+current cells.
 
 The tables are built with numpy and read through ``memoryview`` (4 bytes an entry, Python ints when
 read): a 1000 x 1000 map, the largest legal one, takes 32 MB and a fraction of a second, where a
@@ -51,8 +52,8 @@ def plain_and_glue(m: ReversiMap) -> tuple[np.ndarray, np.ndarray]:
     """Two ``int32`` tables indexed ``cell * 8 + d``, whatever the cells hold.
 
     ``plain``: the neighbour cell inside the rectangle, -1 outside it. ``glue``: the transition's
-    arrival packed ``cell * 8 + heading`` (spec 3.2: leaving (x1, y1) in d1 arrives on (x2, y2)
-    heading (d2 + 4) mod 8, and back), -1 where no transition starts.
+    arrival packed ``cell * 8 + heading`` (a transition ``x1 y1 d1 <-> x2 y2 d2``: leaving (x1, y1)
+    in d1 arrives on (x2, y2) heading (d2 + 4) mod 8, and back), -1 where no transition starts.
 
     >>> from gridarena.games.reversixt.formats import parse_map
     >>> plain, glue = plain_and_glue(parse_map("2 0 0 0 1 2 1 2 0 0 6 <-> 1 0 2"))
@@ -79,7 +80,7 @@ def step_array(m: ReversiMap) -> np.ndarray:
         to_field = inside & field
         to_field[to_field] = field[nb[to_field]]
         table[d::8][to_field] = nb[to_field] * 8 + d
-    for end, arrival in _glue(m):  # V4: a transition only where the plain neighbour is missing
+    for end, arrival in _glue(m):  # a transition only where the plain neighbour is missing
         if table[end] == NONE and field[end >> 3] and field[arrival >> 3]:
             table[end] = arrival
     table.flags.writeable = False
@@ -102,7 +103,7 @@ def step_table(m: ReversiMap) -> StepTable:
 
 
 def step(table: StepTable, cells: bytes | bytearray, i: int, d: int) -> tuple[int, int] | None:
-    """The step of spec 3.2 from cell ``i`` in direction ``d`` on the board ``cells``.
+    """The single step from cell ``i`` in direction ``d`` on the board ``cells``.
 
     Returns (arrival cell, new direction), or None when the step leaves the board, hits a hole or
     takes a transition whose other end has become a hole.
@@ -156,7 +157,7 @@ def arrivals(m: ReversiMap) -> Arrivals:
     """``arrivals(m)[j]``: the cells from which one step (of the initial board's table) reaches cell j
     (a superset on one-sided maps, see :class:`Arrivals`).
 
-    A capture run's first step must land on a foreign or expansion stone (spec 5.1), so only these
+    A capture run's first step must land on a foreign or expansion stone, so only these
     cells of such stones can be valid placements: move generation looks at them instead of the whole
     board.
 

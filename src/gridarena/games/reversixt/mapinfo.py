@@ -1,7 +1,7 @@
 """A map's description (the course's ``mapinfo`` tool): header, fields, transitions and reachability.
 
 Reachability is read off the board graph: fields are nodes, and each field is joined to the fields
-one ``step`` away (eight neighbours and transitions, spec 3.2). The graph is undirected (a
+one ``step`` away (eight neighbours and transitions). The graph is undirected (a
 transition works both ways, and so do neighbours), so it splits into connected regions. Stones only
 ever spread along this graph in phase 1 (a capture run is a walk of steps from the placed field),
 so a player can place stones only in regions where he already has a stone, plus (with override

@@ -1,6 +1,6 @@
-"""ReversiXT: the clear reference implementation of every rule of the spec (sections 3-8).
+"""ReversiXT: the clear reference implementation of every rule, as the reference server plays them.
 
-This module is the test oracle. It follows the spec's pseudocode closely and favours clarity over
+This module is the test oracle. It follows the rules step by step and favours clarity over
 speed: the fast kernels (``games/reversixt/fast``) are checked against it, and it is checked against
 the reference server's traces, the probes and the bomb vectors.
 
@@ -8,7 +8,7 @@ Numbering. The map and the protocol number players 1..p ("map players"); the gam
 seats from 0 ("core players"): core player i is map player i + 1. Fields are (x, y) with x the
 column; a cell index is ``y * width + x``.
 
-Turn order is derived, as the reference server derives it (spec 6.5): after the last mover L,
+Turn order is derived, as the reference server derives it: after the last mover L,
 the first of L+1, ..., L+p (mod p, L last) who is not disqualified and can move is to move; the
 players passed over are skipped silently. Phase 1 ends when nobody can place a stone, phase 2
 (bombs) when nobody holds a bomb; the game also ends when at most one player is left who is not
@@ -68,7 +68,7 @@ PHASE_BOMBS: Final = 2
 PHASE_OVER: Final = 3
 
 INVALID_MOVE: Final = "Sorry, this move was invalid"
-"""The reference server's words for an invalid move or bomb (spec 7)."""
+"""The reference server's words for an invalid move or bomb."""
 
 
 @dataclass(frozen=True)
@@ -198,10 +198,10 @@ def settle(
     phase1_scores: tuple[int, ...] | None = None,
     ply: int = 0,
 ) -> ReversiState:
-    """The state with the player to move and the phase derived from the rest (spec 5.5, 5.6, 6.1, 6.5).
+    """The state with the player to move and the phase derived from the rest.
 
     Ends phase 1 when nobody can place a stone (recording the phase-1 stone counts), ends the game
-    when nobody holds a bomb, no field is left (O12) or at most one player is left who is not
+    when nobody holds a bomb, no field is left that is not a hole or at most one player is left who is not
     disqualified (then phase 1 ends without END1).
     """
     p = game.num_players
@@ -249,7 +249,7 @@ def settle(
 
 
 def wire_move(state: ReversiState, x: int, y: int, special: int) -> Move:
-    """The action for a move answer off the wire: in phase 2 the special byte is ignored (spec 5.4)."""
+    """The action for a move answer off the wire: in phase 2 the special byte is ignored, as the reference does."""
     return Move(x, y, 0 if state.phase == PHASE_BOMBS else special)
 
 
@@ -263,7 +263,7 @@ class ReversiState(BaseState[Move]):
 
     ``cells`` are the board's codes (holes included); ``overrides``, ``bombs`` and ``disqualified``
     (None, or the reason) are indexed by map player - 1; ``phase`` is 1, 2 or 3 (over); ``last`` is
-    L of spec 6.5 (the last mover, map numbering; p before the first move); ``mover`` is the map
+    L, the last mover (map numbering; p before the first move); ``mover`` is the map
     player to move (0 when over), derived by :func:`settle`. ``forfeits`` (core player, termination
     kind, in order), ``last_move`` and ``phase1_scores`` are history for results and pictures: they
     take no part in equality, so transpositions compare equal.
@@ -319,7 +319,7 @@ class ReversiState(BaseState[Move]):
         return list(out)
 
     def illegal_reason(self, action: Move) -> str | None:
-        """None if the player to move may play ``action``, else why not, in the reference words (spec 7)."""
+        """None if the player to move may play ``action``, else why not, in the reference server's words."""
         if self.phase == PHASE_OVER:
             return "the game is over"
         if not isinstance(action, tuple) or len(action) != 3 or not all(isinstance(v, int) for v in action):
@@ -376,10 +376,11 @@ class ReversiState(BaseState[Move]):
         return self.phase == PHASE_OVER
 
     def forfeit(self, player: Player, termination: str, reason: str) -> ReversiState:
-        """Disqualify core ``player``: the game goes on without him (spec 7).
+        """Disqualify core ``player``: the game goes on without him.
 
         His stones stay, his stocks are never used again. When he was the player to move, play
-        continues after him as if he had moved (O17); when at most one player is left, the game ends.
+        continues after him as if he had moved (gridarena's choice: never observed on the reference
+        server); when at most one player is left, the game ends.
         """
         k = player + 1
         if self.phase == PHASE_OVER or self.disqualified[player] is not None:
@@ -400,7 +401,7 @@ class ReversiState(BaseState[Move]):
         )
 
     def scores(self) -> tuple[int | None, ...]:
-        """Stones of each core player on the board; None for a disqualified player (spec 8)."""
+        """Stones of each core player on the board; None for a disqualified player."""
         counts = stone_counts(self.cells, self.game.num_players)
         return tuple(None if dq is not None else n for n, dq in zip(counts, self.disqualified, strict=True))
 

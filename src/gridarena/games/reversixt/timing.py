@@ -1,6 +1,6 @@
 """Time management for ReversiXT's search bots: a budget per move from an account that carries over.
 
-The reference server (spec 9.5) keeps an account per player: each request adds the increment T and
+The reference server (``server_nogl -t T``) keeps an account per player: each request adds the increment T and
 offers the whole account; what a move does not use is kept for later. The arena's ``--time
 account:T`` does the same. Spending each move's whole increment leaves nothing for the end, where
 the lead swings and a few more plies decide the game; answering with 200-300 ms left also risks a
@@ -157,7 +157,7 @@ class Pacer:
 
     ``time_control`` is the control's text (``account:2``, ``60+0.5``, ``total:300``; a per-move
     limit such as ``0.5`` is spent whole). The network client sets ``account:T`` from its first
-    request, which offers exactly one increment (spec 9.5).
+    request, which offers exactly one increment.
 
     >>> Pacer("account:1").carries_over, Pacer("0.5").carries_over, Pacer(None).carries_over
     (True, False, False)

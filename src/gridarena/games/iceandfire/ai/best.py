@@ -14,26 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Literal, overload
 
 from gridarena.core.errors import SpecError
-from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
+from gridarena.games.iceandfire.ai.board import ME, OPP, Board
 from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finisher
-from gridarena.games.iceandfire.ai.opening import contact, expand, race_value
-from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
-from gridarena.games.iceandfire.ai.pusher import PusherBot
-from gridarena.games.iceandfire.ai.tactics import (
-    INF,
-    WIN,
-    Plan,
-    finisher,
-    hq_chain_cost,
-    hq_reach,
-    territory,
-    units_value,
-    upkeep_of,
-)
-from gridarena.games.iceandfire.geometry import CELLS, TOWER, UNIT_COST, xy
+from gridarena.games.iceandfire.ai.front import on_front, wall
+from gridarena.games.iceandfire.ai.judge import MODELS, SEARCHED, Judge
+from gridarena.games.iceandfire.ai.opening import contact, expand
+from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, finisher, hq_chain_cost, hq_reach
+from gridarena.games.iceandfire.geometry import TOWER, xy
 from gridarena.search.errors import SearchAborted
 
 #: The names of :attr:`BestBot.SETTINGS`, the knobs of ``best(...)``.
@@ -41,83 +30,21 @@ _SETTINGS = (
     "judge_mode opponent_models model_floor model_threshold fit_decay other_rollout "
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
-    "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin"
+    "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
+    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain"
 )
 
-#: The opponent models the judge knows.
-MODELS = ("postmortem", "pusher", "light")
 
-
-class BestBot(PostMortemBot):
+class BestBot(Judge):
     """``postmortem`` plus a banked finisher, a tower search against the enemy finisher, and replies."""
 
     name = "best"
-    #: What a position in which the opponent could take our HQ in two turns is marked down by.
-    hq_danger = 60.0
-    #: ``model``: judge a variant after the opponent's reply as ``postmortem`` would play it;
-    #: ``threat``: after the opponent's best cut alone.
-    judge_mode = "model"
-    model: PostMortemBot | None = None
-    light_model: PostMortemBot | None = None
-    #: How many of the last rollout pairs the light model plays (0: all by the full model). One:
-    #: 178/200 against postmortem at 50 ms on the wall clock where the full model won 170/200.
-    rollout_light = 1
-    #: The modelled opponent looks at fewer chain targets for its defence (time).
-    model_targets = 20
-    #: The model without defence, towers and mines (cheaper, less exact).
-    model_light = False
-    #: Extra turn pairs (ours as the model would play, then the reply) before the judge looks: 2 since
-    #: the searches got faster (wall clock, runs of 30-50 seeds x 2 seats against postmortem: 80-86 %,
-    #: one pair 72-76 %).
-    rollout = 2
-    #: The judge's weights of gold in hand and of the cells a unit can still claim (per cell, up to 3).
-    gold_weight = 0.6
-    room_weight = 2.0
-    #: The judge's weight of a unit's price (the units on active cells, ours less the opponent's).
-    unit_weight = 0.5
-    #: How much of the opponent's best cut (its score over the horizon) the judge takes off.
-    threat_weight = 1.0
-    #: No new judgement once the deadline is this close (seconds), no new variant step once it is
-    #: ``stop_margin + step_margin`` close, and every search stops ``hard_margin`` before it. At
-    #: CodinGame's 50 ms the deadline a bot is given is 45 ms (core.clock.bot_margin), so a turn ends
-    #: by about 27 ms: p99 27.3 ms on the wall clock over 100 games (docs/iceandfire.md).
-    stop_margin = 0.020
-    step_margin = 0.006
-    hard_margin = 0.018
-    #: Turns over which the judge counts an income lead (mines pay back over many turns).
-    income_horizon = 15.0
-    #: Count the cells the opponent's units can still claim against it.
-    opp_room = False
-    #: What a position from which our next turn's gold takes the enemy HQ is worth.
-    finisher_bonus = 0.0
     bank_finisher = True
     reply_search = True
     defend_finisher = True
-    #: The opponent models each variant is judged against (``postmortem``, ``pusher``), mixed by
-    #: how well each predicted the opponent so far; each keeps at least ``model_floor`` of the weight.
-    opponent_models: tuple[str, ...] = ("postmortem", "pusher")
-    model_floor = 0.25
-    #: A model other than ``postmortem`` is judged when its weight reaches this (or the HQ is in danger).
-    model_threshold = 0.5
-    #: The models this turn is judged against, with their weights (:meth:`judged_models`).
-    weights: dict[str, float]
-    #: How fast the fit forgets (the weight of the past in each update).
-    fit_decay = 0.7
-    #: Turn pairs after the reply for the models other than ``postmortem`` (cheaper models, fewer pairs).
-    other_rollout = 1
-    pusher_model: PusherBot | None = None
-    #: Per model, how well it predicted the opponent's turns (0-1); the predictions of the turn being
-    #: judged and those of the turn played, with the owners after it (to score them next turn).
-    fit: dict[str, float]
     #: The last turn's distinct variant turns and how many of them were judged (for the benchmarks).
     distinct = 0
     judged = 0
-    predicted: dict[str, bytearray]
-    last_predicted: dict[str, bytearray]
-    last_after: bytearray | None
-    #: What a position is marked down by when the opponent's army could take our HQ in two turns
-    #: whatever it plays (half for three turns; see :meth:`hq_danger_of`). 0: not looked at.
-    reach_weight = 0.0
 
     #: Whole-turn variants: the steps each one runs, in order. Each is played on a copy of the
     #: board and judged after the opponent's best reply (:meth:`judge`); the best one is played.
@@ -142,6 +69,13 @@ class BestBot(PostMortemBot):
     )
     #: Play ``hq_variants``: first of all when the HQ is in danger, after the others otherwise.
     hq_defence = False
+    #: Variants that hold the front (``ai/front.py``): border units stay unless they attack, and
+    #: level-1 units wall the border cells whose loss would cut most; with ``front``, judged second.
+    front_variants: tuple[tuple[str, ...], ...] = (
+        ("stop", "defend", "cuts", "movesh", "guard", "wall", "spawn"),
+        ("stop", "cuts", "movesh", "wall", "spawn"),
+    )
+    front = False
     #: Variants that race the opponent to its HQ, in the rusher's style (judged like the others).
     race_variants: tuple[tuple[str, ...], ...] = (("stop", "cuts", "push"),)
     race = False
@@ -152,6 +86,8 @@ class BestBot(PostMortemBot):
     #: Gold kept back from spawning once the territories touch (``postmortem``'s 0): what the next
     #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool).
     reserve = 10
+    #: While a ``movesh`` step runs: units on the front hold it (:meth:`stays`).
+    holding = False
     #: The planned opening (``ai/opening.py``) while the two sides are more than ``opening_contact``
     #: cells apart: 0 off, 1 its turn judged first among the variants, 2 its turn played unjudged,
     #: 3 played unjudged as red (which moves first) and judged first as blue.
@@ -159,22 +95,27 @@ class BestBot(PostMortemBot):
     #: with 1, 85 with 0; as blue 2 lost 16 of 30 where 1 lost 2 (docs/iceandfire.md).
     opening = 3
     opening_contact = 3
+    #: What the opening's race counts off per side of our border (0: the race alone; a thin land has
+    #: a long border).
+    opening_border = 0.0
+    #: The opening trains a unit while it gains at least this much of the race.
+    opening_gain = 1.5
     #: A tower next to our HQ before anything else once enemy land is this near it (0: only as a variant).
     hq_tower_range = 0
+    #: The judge takes off 3 points per cell of our land the opponent's gold can cut off next turn
+    #: (``ai/threats.py``): against today's ``best`` with it off, over ``turpif`` and ``postmortem`` on
+    #: seeds 1-300 and 326-475, both seats: +4 Elo [+1, +8] game by game, SPRT [0, 30] nElo H1
+    #: (docs/iceandfire.md).
+    exposure_weight = 3.0
     opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
-    #: What the judge counts per cell of the claim race's lead (``ai/opening.py``: the neutral cells
-    #: each side reaches first) after the rollout: the territory still to come.
-    race_weight = 0.0
-    #: Replies judged besides the mixture of ``opponent_models`` (``light``, ``pusher``): the judge
-    #: takes ``worst_share`` of the worst case among them and the mixture.
-    worst_models: tuple[str, ...] = ()
-    worst_share = 1.0
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
         """The variants of this turn, in the order they are played and judged: ``hq_variants`` first
         when the opponent's army could take our HQ within two turns (:func:`hq_reach`), since under
         time pressure only the first ones are judged."""
         variants = (*self.variants, *self.race_variants) if self.race else self.variants
+        if self.front:
+            variants = (variants[0], *self.front_variants, *variants[1:])
         if self.opening and contact(board) > self.opening_contact:
             variants = (self.opening_variant, *variants)
         if not self.hq_defence:
@@ -277,32 +218,6 @@ class BestBot(PostMortemBot):
             if not seen:
                 partial.extend(commands)
 
-    def judged_models(self, board: Board) -> dict[str, float]:
-        """The models this turn's variants are judged against, with their weights: ``postmortem``
-        always, another one when its weight reaches ``model_threshold`` or when the opponent's army
-        could take our HQ within three turns (:func:`hq_reach`): an opponent that plays like
-        ``postmortem`` costs no second judgement, a rusher gets one."""
-        weights = self.model_weights()
-        budget = board.gold[OPP] + 3 * max(0, board.compute_income(OPP))
-        danger = len(weights) > 1 and hq_reach(board, OPP, 3) <= budget
-        chosen = {
-            m: w for m, w in weights.items() if m == "postmortem" or w >= self.model_threshold or danger
-        }
-        total = sum(chosen.values())
-        return {m: w / total for m, w in chosen.items()}
-
-    def foresee(self, after: Board) -> None:
-        """What each model not judged this turn predicts the opponent will do after the turn played
-        (one reply, no rollout), so that :meth:`observe` can score every model next turn; skipped
-        when the turn's time is short."""
-        for model in self.opponent_models:
-            if model in self.last_predicted or self.out_of_time(self.stop_margin):
-                continue
-            try:
-                self.last_predicted[model] = self.reply(after, model=model).owner
-            except SearchAborted:
-                return
-
     #: The knobs :meth:`configure` may set (the registry's ``best(...)`` settings).
     SETTINGS = tuple(_SETTINGS.split())
 
@@ -313,27 +228,17 @@ class BestBot(PostMortemBot):
             raise SpecError(f"iceandfire best: unknown setting {key!r}; known: {', '.join(self.SETTINGS)}")
         if key == "judge_mode" and value not in ("model", "threat"):
             raise SpecError(f"iceandfire best: judge_mode is model or threat, got {value!r}")
-        if key in ("opponent_models", "worst_models"):
+        if key in ("opponent_models", "worst_models", "replies"):
+            known = (*MODELS, *SEARCHED) if key == "replies" else MODELS
             models = tuple(m for m in str(value).split("+") if m)
-            unknown = [m for m in models if m not in MODELS]
-            if unknown or not (models or key == "worst_models"):
-                raise SpecError(
-                    f"iceandfire best: opponent models are among {', '.join(MODELS)}, got {value!r}"
-                )
+            unknown = [m for m in models if m not in known]
+            if unknown or not (models or key != "opponent_models"):
+                raise SpecError(f"iceandfire best: {key} are among {', '.join(known)}, got {value!r}")
             setattr(self, key, models)
         elif isinstance(getattr(self, key), bool):
             setattr(self, key, value in (True, 1, "1", "true", "yes"))
         else:
             setattr(self, key, type(getattr(self, key))(value))
-
-    def new_game(self) -> None:
-        """Forget the map and what the opponent has shown."""
-        super().new_game()
-        self.fit = {}
-        self.weights = {"postmortem": 1.0}
-        self.predicted = {}
-        self.last_after = None
-        self.last_predicted = {}
 
     def run_steps(self, board: Board, steps: Sequence[str], commands: list[str]) -> Board:
         """Play the named steps on ``board``."""
@@ -359,6 +264,14 @@ class BestBot(PostMortemBot):
                         board = self.spawn(board, commands)
                 finally:
                     self.compact = usual
+            elif step == "movesh":  # units on the front hold it unless they attack
+                self.holding = True
+                try:
+                    board = self.move_units(board, commands)
+                finally:
+                    self.holding = False
+            elif step == "wall":
+                board = wall(board, commands)
             elif step == "towers":
                 board = self.towers(board, commands)
             elif step == "hqtower":
@@ -373,7 +286,7 @@ class BestBot(PostMortemBot):
                 if not pusher.bank(board):
                     pusher.train_forward(board, commands)
             elif step == "open":
-                board = expand(board, commands)
+                board = expand(board, commands, min_gain=self.opening_gain, border_weight=self.opening_border)
             elif step == "spawn":
                 board = self.spawn(board, commands)
             elif step == "spawn2":
@@ -384,169 +297,6 @@ class BestBot(PostMortemBot):
                 for _ in range(3):
                     board = self.mines(board, commands, reserve=0)
         return board
-
-    def modelled(self, light: bool = False) -> PostMortemBot:
-        """The post-mortem model (``light``: without defence, towers and mines, fewer cuts; cheaper):
-        the opponent's in the judge's first model, and ours in every rollout."""
-        if self.model is None:
-            self.model = PostMortemBot()
-            if self.model_light:
-                self.model.light, self.model.cut_tries, self.model.cut_targets = True, 2, self.model_targets
-        if not light:
-            self.model.turns = self.turns
-            return self.model
-        if self.light_model is None:
-            self.light_model = PostMortemBot()
-            self.light_model.light, self.light_model.cut_tries = True, 2
-            self.light_model.cut_targets = self.model_targets
-        self.light_model.turns = self.turns
-        return self.light_model
-
-    @overload
-    def opponent(self, model: Literal["pusher"], light: bool = False) -> PusherBot: ...
-    @overload
-    def opponent(self, model: str, light: bool = False) -> BoardBot: ...
-    def opponent(self, model: str, light: bool = False) -> BoardBot:
-        """The opponent as ``model`` plays it: ``postmortem`` (:meth:`modelled`), ``light`` (the same
-        without defence, towers or mines: an expander that ignores our threats) or ``pusher``."""
-        if model == "light":
-            return self.modelled(True)
-        if model == "pusher":
-            if self.pusher_model is None:
-                self.pusher_model = PusherBot()
-            return self.pusher_model
-        return self.modelled(light)
-
-    def reply(self, after: Board, light: bool = False, model: str = "postmortem") -> Board:
-        """The board at the start of our next turn if the opponent plays as ``model`` would."""
-        view = after.flipped()
-        view.start_turn(ME)
-        _, played = self.opponent(model, light).play_turn(view)
-        back = played.flipped()
-        if back.won is None:
-            back.start_turn(ME)
-        return back
-
-    def judge(self, before: Board, after: Board) -> float:
-        """The position after our turn against each opponent model (see :meth:`judge_model`), mixed
-        by the weights the opponent's play so far gives them (:meth:`model_weights`); minus what its
-        whole army could reach of our HQ in two or three turns, whatever it plays (:meth:`hq_danger_of`)."""
-        if self.judge_mode == "threat" or after.won == ME:
-            return self.judge_threat(before, after)
-        weights = self.weights
-        value = 0.0
-        for model, weight in weights.items():
-            value += weight * self.judge_model(after, model)
-        if self.worst_models:
-            # The worst case among other replies: a model the opponent does not play cannot be
-            # exploited (e.g. our banked gold scaring the post-mortem model into defending).
-            worst = min(value, *(self.judge_model(after, m) for m in self.worst_models))
-            value = (1.0 - self.worst_share) * value + self.worst_share * worst
-        if self.reach_weight:
-            value -= self.hq_danger_of(after)
-        return value
-
-    def judge_model(self, after: Board, model: str) -> float:
-        """The position after the opponent's reply as ``model`` plays it and ``rollout`` more turn
-        pairs (ours as ``postmortem`` would play, then the model's reply)."""
-        back = self.reply(after, model=model)
-        self.predicted[model] = back.owner
-        rollout = self.rollout if model == "postmortem" else self.other_rollout
-        for k in range(rollout):
-            # Look further: we play on as the model would, and the opponent answers again (the last
-            # ``rollout_light`` pairs with the light model: errors far ahead weigh less).
-            if back.won is not None:
-                break
-            light = k >= rollout - self.rollout_light
-            _, ours = self.modelled(light).play_turn(back.copy())
-            if ours.won == ME:
-                back = ours
-                break
-            back = self.reply(ours, light, model)
-        if back.won == ME:
-            return WIN / 4
-        if back.won == OPP:
-            return -WIN / 2
-        mine = territory(back, ME) - upkeep_of(back, ME)
-        theirs = territory(back, OPP) - upkeep_of(back, OPP)
-        lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
-        value = lasting * (mine - theirs) + self.gold_weight * (back.gold[ME] - back.gold[OPP])
-        value += self.unit_weight * (units_value(back, ME) - units_value(back, OPP))
-        for i in back.units(ME):
-            if back.active[i]:
-                value += self.room_weight * min(3, self.room(back, i))
-        for i in back.units(OPP):
-            if back.active[i]:
-                value -= self.room_weight * min(3, self.room(back, i))
-        budget = back.gold[OPP] + 2 * max(0, back.compute_income(OPP))
-        if hq_chain_cost(back, OPP, budget) <= budget:
-            value -= self.hq_danger
-        if self.race_weight:
-            value += self.race_weight * race_value(back, owned_weight=0.0)
-        return value
-
-    def hq_danger_of(self, after: Board) -> float:
-        """How much the opponent's army threatens our HQ after our turn, whatever it plays: ``reach_weight``
-        if its units walking for two turns and its savings take the HQ (:func:`hq_reach`), half of it
-        for three turns, nothing otherwise."""
-        income = max(0, after.compute_income(OPP))
-        for turns, share in ((2, 1.0), (3, 0.5)):
-            if hq_reach(after, OPP, turns) <= after.gold[OPP] + turns * income:
-                return share * self.reach_weight
-        return 0.0
-
-    def model_weights(self) -> dict[str, float]:
-        """Each opponent model's weight: how well it predicted the opponent's turns so far (decayed
-        agreement of the cells each predicted it would take with those it took), at least ``model_floor``."""
-        raw = {m: 0.2 + self.fit.get(m, 0.5) for m in self.opponent_models}
-        total = sum(raw.values())
-        floor = min(self.model_floor, 1.0 / len(raw))
-        return {m: floor + (1.0 - floor * len(raw)) * r / total for m, r in raw.items()}
-
-    def observe(self, board: Board) -> None:
-        """Score each model's prediction of the opponent's last turn against what it did (see
-        :meth:`model_weights`): the agreement of the cells it took with those each model foresaw."""
-        if self.last_after is None or not self.last_predicted:
-            return
-        before = self.last_after
-        taken = {i for i in range(CELLS) if before[i] != OPP and board.owner[i] == OPP}
-        for model, predicted in self.last_predicted.items():
-            foreseen = {i for i in range(CELLS) if before[i] != OPP and predicted[i] == OPP}
-            union = taken | foreseen
-            agreement = len(taken & foreseen) / len(union) if union else 1.0
-            self.fit[model] = self.fit_decay * self.fit.get(model, 0.5) + (1 - self.fit_decay) * agreement
-
-    def judge_threat(self, before: Board, after: Board) -> float:
-        """The position after our turn, in gold: income lead over the horizon, units, gold, minus the
-        opponent's best reply (its finisher counts as a lost game)."""
-        if after.won == ME:
-            return WIN
-        mine = territory(after, ME) - upkeep_of(after, ME)
-        theirs = territory(after, OPP) - upkeep_of(after, OPP)
-        # An income lead lasts: the fewer turns remain, the less it is worth (spec 10: turn 100 ends it).
-        lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
-        value = lasting * (mine - theirs) + 0.6 * after.gold[ME] - 0.5 * units_value(after, OPP)
-        # A unit is worth half its price (military score, a wall) and the cells it can still claim.
-        for i in after.units(ME):
-            if after.active[i]:
-                value += 0.5 * UNIT_COST[after.unit_level[i]] + 2.0 * min(3, self.room(after, i))
-        if self.opp_room:
-            for i in after.units(OPP):
-                if after.active[i]:
-                    value -= 2.0 * min(3, self.room(after, i))
-        if self.finisher_bonus:
-            budget = after.gold[ME] + max(0, after.compute_income(ME))
-            if hq_chain_cost(after, ME, budget) <= budget:
-                value += self.finisher_bonus
-        threat = self.threat(after, self.judge_targets)
-        if threat is not None:
-            value -= WIN / 2 if threat.score >= WIN else self.threat_weight * max(0.0, threat.score)
-        # Two turns ahead: could the opponent's savings take our HQ? Then the HQ needs walls now.
-        income = max(0, after.compute_income(OPP))
-        later = after.gold[OPP] + 2 * income
-        if hq_chain_cost(after, OPP, later) <= later:
-            value -= self.hq_danger
-        return value
 
     def guard(self, board: Board, commands: list[str]) -> Board:
         """Towers where they take the most off the opponent's best cut, while that beats their price."""
@@ -575,6 +325,11 @@ class BestBot(PostMortemBot):
             commands.append(best[2])
             board = best[1]
         return board
+
+    def stays(self, board: Board, src: int, score: float) -> bool:
+        """While ``holding``, a unit on the front (next to enemy land or units) stays unless it attacks
+        (a step into enemy land scores 3 or more): an empty border is where a level-1 train cuts."""
+        return self.holding and score < 3.0 and on_front(board, src)
 
     def spawn_ok(self, board: Board, i: int) -> bool:
         """No spawn that leaves too little gold to stop a finisher of the opponent."""

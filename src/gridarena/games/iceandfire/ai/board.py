@@ -3,7 +3,7 @@
 Bots plan inside one turn: they try a chain of trains, undo it, try a tower, and so on. The referee's
 states are immutable and keep the full history (messages, ids, both clocks); the bots need a flat,
 cheap copy of what the input shows. The rules a plan touches (who may enter which cell, the MOVE
-step, activity, income: spec sections 4-9) are the referee's own, inherited from
+step, activity, income) are the referee's own, inherited from
 :class:`~gridarena.games.iceandfire.cells.Cells`; this module adds what only planning needs: copies,
 a cache of searches, chains whose activity is settled once at their end, and a look one turn ahead.
 Everything here is relative to the bot: player 0 is the bot (``ME``), player 1 its opponent
@@ -65,7 +65,7 @@ class MapInfo:
     void: tuple[bool, ...]
     spots: frozenset[int]
     neighbours: tuple[tuple[int, ...], ...]  # non-void 4-neighbours of each cell (none for a void cell)
-    dist: tuple[tuple[int, ...], ...]  # shortest path over non-void cells (spec section 7)
+    dist: tuple[tuple[int, ...], ...]  # shortest path over non-void cells (the referee's Pathfinding)
     near: tuple[tuple[int, ...], ...]  # non-void cells within path distance 2 of each cell
 
     @classmethod
@@ -211,7 +211,7 @@ class Board(Cells):
 
         The same answers in one pass (the chain search asks for all 144): an own cell takes a level-1
         unit if it is free; another cell needs level 3 behind a tower's protection, else one level
-        above the unit on it, or the top level, which takes any unit (spec 5).
+        above the unit on it, or the top level, which takes any unit.
         """
         owner, active, building = self.owner, self.active, self.building
         unit_level, neighbours, void = self.unit_level, self.info.neighbours, self.info.void
@@ -250,7 +250,7 @@ class Board(Cells):
     # -- activity ---------------------------------------------------------------------------------
 
     def recompute_activity(self) -> None:
-        """Flood fill from both HQs (spec 4): the oracle the incremental updates below must equal."""
+        """Flood fill from both HQs (activity): the oracle the incremental updates below must equal."""
         self.activate(ME)
         self.activate(OPP)
         self.show_activity()
@@ -337,7 +337,7 @@ class Board(Cells):
     # -- changing -----------------------------------------------------------------------------
 
     def can_train(self, i: int, level: int, player: int = ME) -> bool:
-        """Spec 6's execution checks (and the league's highest level, checked when the line is read)."""
+        """TRAIN's execution checks (and the league's highest level, checked when the line is read)."""
         return (
             not self.info.void[i]
             and level <= self.max_level
@@ -362,7 +362,7 @@ class Board(Cells):
         return True
 
     def step(self, src: int, target: int) -> int:
-        """The cell the unit on ``src`` would step to for MOVE to ``target`` (spec 7), or -1."""
+        """The cell the unit on ``src`` would step to for MOVE to ``target``, or -1."""
         player, level = self.unit_owner[src], self.unit_level[src]
         if self.layout.dist[src * CELLS + target] == 1 and not self.capturable(target, player, level):
             return -1
@@ -389,7 +389,7 @@ class Board(Cells):
         return dst
 
     def can_build(self, i: int, kind: int, player: int = ME) -> bool:
-        """Spec 8's execution checks, the league's included."""
+        """BUILD's execution checks, the league's included."""
         if self.info.void[i] or not self.playable(i, player) or not self.free(i) or self.owner[i] != player:
             return False
         if build_refused(self.rules, self.league, kind):
@@ -408,7 +408,7 @@ class Board(Cells):
         return True
 
     def start_turn(self, player: int) -> None:
-        """What the referee does at the start of ``player``'s turn (spec 3), for looking one turn ahead.
+        """What the referee does at the start of ``player``'s turn, for looking one turn ahead.
 
         Units on inactive cells die, the income is credited, a bankrupt player loses every unit, and
         the player's units may act again.
@@ -454,7 +454,7 @@ _SWAP: Final = bytes([OPP, ME, *range(2, 256)])
 
 
 def parse_init(lines: Sequence[str]) -> list[int]:
-    """The initial input (spec 13): the mine spots as cells, in input order."""
+    """The initialization input: the mine spots as cells, in input order."""
     return [cell_of(x, y) for x, y in parse_spots(lines)]
 
 

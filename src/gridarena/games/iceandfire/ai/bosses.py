@@ -1,4 +1,4 @@
-"""The Wood league bosses of the contest, call for call (spec 18.2): ``config/levelN/Boss.py3``.
+"""The Wood league bosses of the contest, call for call: ``config/levelN/Boss.py3`` of the referee repository.
 
 Each reads the CodinGame input, builds ``actions = ["WAIT"]`` and prints ``";".join(actions)``. The
 originals call ``random.seed(0)`` once at start-up; these copies use one ``random.Random(0)`` per game
@@ -63,7 +63,7 @@ class Wood3Boss(WoodBoss):
     name = "wood3"
 
     def turn(self, lines: Sequence[str]) -> str:
-        """Spec 18.2, Wood 3."""
+        """Wood 3's boss, ``config/level1/Boss.py3``."""
         t = TurnInput.parse(lines)
         my_hq, _ = self.hqs(t)
         actions = ["WAIT"]
@@ -84,7 +84,7 @@ class Wood2Boss(WoodBoss):
     name = "wood2"
 
     def turn(self, lines: Sequence[str]) -> str:
-        """Spec 18.2, Wood 2."""
+        """Wood 2's boss, ``config/level2/Boss.py3``."""
         t = TurnInput.parse(lines)
         my_hq, enemy_hq = self.hqs(t)
         actions = ["WAIT"]
@@ -112,7 +112,7 @@ class Wood1Boss(WoodBoss):
     name = "wood1"
 
     def turn(self, lines: Sequence[str]) -> str:
-        """Spec 18.2, Wood 1."""
+        """Wood 1's boss, ``config/level3/Boss.py3``."""
         t = TurnInput.parse(lines)
         rows = t.rows
         my_hq, _ = self.hqs(t)

@@ -13,7 +13,7 @@ walks onto a new cell, worth 1 a turn, every turn until contact).
 from __future__ import annotations
 
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board
-from gridarena.games.iceandfire.geometry import CELLS, NEUTRAL, cells_mask, spread, xy
+from gridarena.games.iceandfire.geometry import CELLS, NEUTRAL, cells_mask, edges, spread, xy
 
 #: How many turns ahead the race is run (the map is 12 x 12: about the distance between the HQs).
 RACE_TURNS = 12
@@ -63,12 +63,16 @@ def claim_race(board: Board) -> tuple[int, int, int]:
     return mine, theirs, tied
 
 
-def race_value(board: Board, owned_weight: float = 1.0) -> float:
+def race_value(board: Board, owned_weight: float = 1.0, border_weight: float = 0.0) -> float:
     """What the race gives us: the cells we reach first less those the opponent reaches first, plus
-    ``owned_weight`` per active cell we own now (income from this turn on)."""
+    ``owned_weight`` per active cell we own now (income from this turn on), less ``border_weight``
+    per side of our land that touches a cell not ours (a thin land has a long border)."""
     mine, theirs, _ = claim_race(board)
-    owned = (board.act[ME] & board.owned[ME]).bit_count()
-    return mine.bit_count() - theirs.bit_count() + owned_weight * owned
+    land = board.act[ME] & board.owned[ME]
+    value = mine.bit_count() - theirs.bit_count() + owned_weight * land.bit_count()
+    if border_weight:
+        value -= border_weight * edges(land, non_void(board) & ~land)
+    return value
 
 
 def contact(board: Board) -> int:
@@ -90,10 +94,13 @@ def contact(board: Board) -> int:
     return 2 * RACE_TURNS
 
 
-def expand(board: Board, commands: list[str], reserve: int = 0, min_gain: float = 1.5) -> Board:
+def expand(
+    board: Board, commands: list[str], reserve: int = 0, min_gain: float = 1.5, border_weight: float = 0.0
+) -> Board:
     """The opening turn: every unit steps where the race gains most, then level-1 units are trained
-    where they gain most, while one gains at least ``min_gain`` and ``reserve`` gold stays."""
-    base = race_value(board)
+    where they gain most, while one gains at least ``min_gain`` and ``reserve`` gold stays (the race
+    less ``border_weight`` per side of our border: :func:`race_value`)."""
+    base = race_value(board, border_weight=border_weight)
     units = [i for i in board.units(ME) if not board.moved[i]]
     # The units nearest the opponent choose first: they open the front the others fill behind.
     enemy_hq = board.hq[OPP]
@@ -109,14 +116,14 @@ def expand(board: Board, commands: list[str], reserve: int = 0, min_gain: float 
             b = board.copy()
             if b.move(src, n) != n:
                 continue
-            value = race_value(b) - 0.01 * dist[n][enemy_hq]
+            value = race_value(b, border_weight=border_weight) - 0.01 * dist[n][enemy_hq]
             if best is None or value > best[0]:
                 best = (value, n, b)
         if best is None or best[0] <= base - 0.01 * dist[src][enemy_hq]:
             continue
         uid = board.unit_id[src]
         board = best[2]
-        base = race_value(board)
+        base = race_value(board, border_weight=border_weight)
         x, y = xy(best[1])
         commands.append(f"MOVE {uid} {x} {y}")
     while board.gold[ME] >= 10 + reserve and board.compute_income(ME) > 0:
@@ -125,13 +132,13 @@ def expand(board: Board, commands: list[str], reserve: int = 0, min_gain: float 
             b = board.copy()
             if not b.train(i, 1):
                 continue
-            value = race_value(b) - 0.01 * dist[i][enemy_hq]
+            value = race_value(b, border_weight=border_weight) - 0.01 * dist[i][enemy_hq]
             if best is None or value > best[0]:
                 best = (value, i, b)
         if best is None or best[0] - base < min_gain:
             break
         board = best[2]
-        base = race_value(board)
+        base = race_value(board, border_weight=border_weight)
         x, y = xy(best[1])
         commands.append(f"TRAIN 1 {x} {y}")
     return board

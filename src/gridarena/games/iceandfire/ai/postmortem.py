@@ -2,9 +2,9 @@
 
 Cut detection by a chain Dijkstra scored by what it cuts, cut defence in three steps (towers, then
 blocking units, then a counter-cut), unit movement by priorities, towers, spawning, in that turn
-order. Only the cut detection could be re-read at its source; the rest follows the spec's design
-anchors (18.1) and is documented in docs/iceandfire.md. ``best`` (``ai/best.py``) builds on it and
-uses it as its model of the opponent.
+order. Only the cut detection could be re-read at its source; the rest follows what the top
+players wrote in that thread and is documented in docs/iceandfire.md. ``best`` (``ai/best.py``)
+builds on it and uses it as its model of the opponent.
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ class PostMortemBot(BoardBot):
     bank_finisher = False
     reply_search = False
     defend_finisher = False
+    #: Chains may run on through own cut-off land they reconnect (``tactics.chain_search(joins=True)``):
+    #: our cuts and the threat we see then count recaptures through it (``best`` and its models).
+    joins = False
 
     def perturb(self, rng: random.Random, scale: float) -> None:
         """Another style for the sparring pool: each weight scaled by a random factor in
@@ -104,7 +107,8 @@ class PostMortemBot(BoardBot):
         ``stop_above``: the caller only needs to know whether the threat is below it (see best_cut).
         """
         budget = self.opponent_budget(board)
-        chains = chain_search(board, OPP, budget, all_units_act=True)  # one search for both questions
+        # One search for both questions.
+        chains = chain_search(board, OPP, budget, all_units_act=True, joins=self.joins)
         finish = finisher(board, OPP, budget, all_units_act=True, chains=chains)
         if finish is not None:
             return finish
@@ -157,7 +161,7 @@ class PostMortemBot(BoardBot):
             if len(placed) >= 2:
                 break
         # Step 3: strike first where it hurts most.
-        counter = best_cut(board, ME, board.gold[ME], self.horizon)
+        counter = best_cut(board, ME, board.gold[ME], self.horizon, joins=self.joins)
         if counter is not None and counter.score > 0:
             return self._apply(counter, commands)
         return board
@@ -169,7 +173,7 @@ class PostMortemBot(BoardBot):
     def cuts(self, board: Board, commands: list[str]) -> Board:
         """Our cuts, best first, while one is worth its gold."""
         for _ in range(self.cut_tries):
-            plan = best_cut(board, ME, board.gold[ME], self.horizon, limit=self.cut_targets)
+            plan = best_cut(board, ME, board.gold[ME], self.horizon, limit=self.cut_targets, joins=self.joins)
             if plan is None or plan.score <= 0:
                 break
             if plan.score < WIN and self.cut_value(plan) <= 0:
@@ -195,6 +199,8 @@ class PostMortemBot(BoardBot):
                 score = self.move_score(board, src, n)
                 if score > best_score:
                     best_score, best_cell = score, n
+            if self.stays(board, src, best_score):
+                continue
             uid = board.unit_id[src]
             target = best_cell if best_cell >= 0 else self.frontier_target(board, src)
             if target < 0:
@@ -203,6 +209,11 @@ class PostMortemBot(BoardBot):
                 x, y = xy(target)
                 commands.append(f"MOVE {uid} {x} {y}")
         return board
+
+    def stays(self, board: Board, src: int, score: float) -> bool:
+        """Whether the unit on ``src`` keeps its cell although its best step scores ``score``
+        (``best``: a unit that holds the front; here never)."""
+        return False
 
     def room(self, board: Board, i: int) -> int:
         """Neutral cells within distance 2 of ``i``: how much a unit there can still claim."""

@@ -1,6 +1,6 @@
-"""Chains, cuts, finishers and tower defence: the tactics the post-mortems of spec 18.1 are made of.
+"""Chains, cuts, finishers and tower defence: the tactics the contest's post-mortems are made of.
 
-* :func:`chain_search`: the chain-train Dijkstra of spec 18.1 (1): from a player's active
+* :func:`chain_search`: the chain-train Dijkstra of the post-mortems: from a player's active
   territory, entering a cell costs the cheapest level that may take it (10, 20 or 30), own active
   cells cost nothing, and a unit that can still act may make the first step by a free MOVE.
 * :func:`chain_steps` / :func:`play_chain`: the cheapest chain to a cell, and playing it on a board.
@@ -15,7 +15,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from gridarena.games.iceandfire.ai.board import Board
-from gridarena.games.iceandfire.geometry import CELLS, MINE, UNIT_COST, UPKEEP, xy
+from gridarena.games.iceandfire.geometry import CELLS, MINE, UNIT_COST, UPKEEP, flood, mask_indices, xy
 from gridarena.search.errors import SearchAborted
 
 INF = 10**9
@@ -52,23 +52,27 @@ def check_time(board: Board) -> None:
         raise SearchAborted("iceandfire: the turn's hard time limit has passed")
 
 
-def chain_search(board: Board, player: int, budget: int, all_units_act: bool = False) -> Chains:
+def chain_search(
+    board: Board, player: int, budget: int, all_units_act: bool = False, joins: bool = False
+) -> Chains:
     """Cheapest chains from ``player``'s territory to every cell, up to ``budget`` gold.
 
     ``all_units_act``: every unit of the player may make the free first MOVE (the opponent's next
-    turn); otherwise only those that have not moved yet this turn.
+    turn); otherwise only those that have not moved yet this turn. ``joins``: a cell taken next to
+    the player's inactive land joins that land at no cost (the referee activates every own cell a
+    taken cell reconnects), so a chain may run on from any of it; its steps there have level 0.
     """
     check_time(board)
-    key = ("chains", player, budget, all_units_act)
+    key = ("chains", player, budget, all_units_act, joins)
     known = board.cached(key)
     if known is not None:
         return known  # type: ignore[return-value]
-    chains = _chain_search(board, player, budget, all_units_act)
+    chains = _chain_search(board, player, budget, all_units_act, joins)
     board.remember(key, chains)
     return chains
 
 
-def _chain_search(board: Board, player: int, budget: int, all_units_act: bool) -> Chains:
+def _chain_search(board: Board, player: int, budget: int, all_units_act: bool, joins: bool) -> Chains:
     owner, active, neighbours = board.owner, board.active, board.info.neighbours
     cost = [INF] * CELLS
     parent = [-1] * CELLS
@@ -86,18 +90,30 @@ def _chain_search(board: Board, player: int, budget: int, all_units_act: bool) -
                 if cost[n] > 0 and board.capturable(n, player, lv):
                     cost[n], parent[n], level[n], mover[n] = 0, i, lv, i
     min_level = board.min_levels(player)
-    # A bucket queue in place of a heap: steps cost 10, 20 or 30, so a bucket never grows while it is
-    # read, and reading each bucket in cell order pops exactly what a heap of (cost, cell) would.
+    dead = board.owned[player] & ~board.act[player] if joins else 0
+    # A bucket queue in place of a heap: steps cost 10, 20 or 30, so a bucket grows while it is read
+    # only by joined cells (at its own cost), and reading each bucket in cell order pops exactly what
+    # a heap of (cost, cell) would.
     buckets: dict[int, list[int]] = {0: [i for i in range(CELLS) if cost[i] == 0]}
     while buckets:
         c = min(buckets)
         cells = buckets.pop(c)
         cells.sort()
-        for i in cells:
+        k = 0
+        while k < len(cells):
+            i = cells[k]
+            k += 1
             if c > cost[i]:
                 continue
             up = upkeep[i]
             for n in neighbours[i]:
+                if dead >> n & 1:
+                    if cost[n] > c:  # taking i reconnects n's inactive land: all of it, for nothing
+                        for j in mask_indices(flood(1 << n, dead)):
+                            if cost[j] > c:
+                                cost[j], parent[j], level[j], mover[j], upkeep[j] = c, i, 0, -1, up
+                                cells.append(j)
+                    continue
                 lv = min_level[n]
                 if not lv:
                     continue
@@ -167,7 +183,12 @@ def chain_steps(chains: Chains, board: Board, target: int) -> list[tuple[int, in
 def play_chain(board: Board, steps: list[tuple[int, int, int]], player: int = 0) -> list[str] | None:
     """Play a chain on ``board`` (changed); its commands, or None if a step fails."""
     commands = []
-    for c, _, src in steps:
+    for c, lv, src in steps:
+        if not lv:  # joined by the step before it (chain_search with joins): no command
+            board.settle()
+            if not (board.owner[c] == player and board.active[c]):
+                return None
+            continue
         x, y = xy(c)
         if src >= 0:
             uid = board.unit_id[src]
@@ -318,17 +339,36 @@ def best_cut(
     all_units_act: bool = False,
     chains: Chains | None = None,
     stop_above: float | None = None,
+    joins: bool = False,
 ) -> Plan | None:
     """The best chain into the opponent's territory by :func:`score_plan` (None: none is worth it).
 
     The board's gold for ``player`` is set to ``budget`` on the copy (the opponent's next turn).
-    ``chains``: this board's :func:`chain_search` with the same budget and ``all_units_act``, if known.
-    ``stop_above``: return as soon as a chain scores at least this (a caller that only asks whether the
-    best stays below it: the answer is the same, found sooner).
+    ``chains``: this board's :func:`chain_search` with the same budget, ``all_units_act`` and
+    ``joins``, if known. ``stop_above``: return as soon as a chain scores at least this (a caller that
+    only asks whether the best stays below it: the answer is the same, found sooner).
     """
+    plans = best_cuts(board, player, budget, horizon, 1, limit, all_units_act, chains, stop_above, joins)
+    return plans[0] if plans else None
+
+
+def best_cuts(
+    board: Board,
+    player: int,
+    budget: int,
+    horizon: float,
+    count: int,
+    limit: int = 40,
+    all_units_act: bool = False,
+    chains: Chains | None = None,
+    stop_above: float | None = None,
+    joins: bool = False,
+) -> list[Plan]:
+    """The ``count`` best chains into the opponent's territory, best first, each to another target
+    (see :func:`best_cut`, which is the first of them)."""
     e = 1 - player
     if chains is None:
-        chains = chain_search(board, player, budget, all_units_act)
+        chains = chain_search(board, player, budget, all_units_act, joins)
     targets = [
         i
         for i in range(CELLS)
@@ -342,7 +382,7 @@ def best_cut(
         if all_units_act:
             base.moved = [False] * CELLS
         base.changed()
-    best: Plan | None = None
+    top: list[Plan] = []
     before = summary(base, player)
     for target in targets[:limit]:
         check_time(base)
@@ -357,11 +397,14 @@ def best_cut(
         score = score_plan(
             base, after, player, horizon, before, summary_after(base, before, after, player, touched)
         )
-        if best is None or score > best.score:
-            best = Plan(commands, after, score, "cut", target, [s[0] for s in steps])
-            if score >= WIN or (stop_above is not None and score >= stop_above):
+        if len(top) < count or score > top[-1].score:
+            # After the plans that score as much: of equal plans the cheaper (earlier) one stays first.
+            at = next((k for k, plan in enumerate(top) if score > plan.score), len(top))
+            top.insert(at, Plan(commands, after, score, "cut", target, [s[0] for s in steps]))
+            del top[count:]
+            if score >= WIN or (stop_above is not None and top[0].score >= stop_above):
                 break
-    return best
+    return top
 
 
 def finisher(

@@ -28,8 +28,8 @@ BEST_NODES: Final = 1_600_000
 UNTIMED_DEPTH: Final = 10
 """The best agent's depth when nothing limits it (no deadline, depth or node budget)."""
 PROXY_DEPTHS: Final = ((10, 7), (20, 9), (MAX_CELLS + 1, 13))
-"""``(below ply, depth)``: the spec's (section 11) depths of AB_Improved at 150 ms; on its CPU clock it
-completes 1-3 plies more (docs/isolation.md), so the proxy converts fewer won games than it does."""
+"""``(below ply, depth)``: depths of AB_Improved at 150 ms (an informal measurement on AIND's ``Board``);
+on its CPU clock it completes 1-3 plies more (docs/isolation.md), so the proxy converts fewer won games than it does."""
 TRAP_DEPTHS: Final = (5, 6, 7, 8, 9)
 """The horizons at which the best agent models AB_Improved's reply when it has a proven loss."""
 TRAP_NODES: Final = 100_000

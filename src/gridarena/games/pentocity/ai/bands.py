@@ -1,6 +1,6 @@
 """A land laid out in advance in horizontal strips, for streams of I pentominoes and 1 × 1 factories.
 
-The layout follows from the scoring rules (spec 1.7 and 1.9). A vertical I in a **band** of five rows,
+The layout follows from the simulator's road access and scoring (``Land.build``). A vertical I in a **band** of five rows,
 packed side by side, touches the land only at its two ends: one row above the band and one below. Make one
 of those rows a road and the other a pond or field row, and every I scores 7 on 6 cells of land (5 of its
 own, one of the shared separator row). Next to the top and bottom edges the access quirk (a building with a

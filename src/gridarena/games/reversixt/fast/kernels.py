@@ -102,7 +102,7 @@ def set_cell(c: int, new: int, cells: np.ndarray, st: np.ndarray, clog: np.ndarr
 
 @kernel
 def captures_any(k: int, c: int, cells: np.ndarray, geo: np.ndarray) -> bool:
-    """Whether a stone of ``k`` on ``c`` captures in some direction (spec 5.1)."""
+    """Whether a stone of ``k`` on ``c`` captures in some direction."""
     for d in range(8):
         s = geo[STEP, c * 8 + d]
         if s < 0:
@@ -274,7 +274,8 @@ def gen_bombs(cells: np.ndarray, moves: np.ndarray, row: int) -> int:
 def advance(
     cells: np.ndarray, geo: np.ndarray, st: np.ndarray, moves: np.ndarray, row: int, count: np.ndarray
 ) -> int:
-    """The player to move (spec 6.5), his moves in ``moves[row]`` and their number in ``count[row]``.
+    """The player to move (the first after the last mover who can move), his moves in ``moves[row]`` and
+    their number in ``count[row]``.
 
     Sets ``st[PHASE]`` to 2 when phase 1 is over and to :data:`OVER` at the end (then returns 0).
     """
@@ -311,7 +312,7 @@ def advance(
 
 @kernel
 def _step_at(c: int, d: int, cells: np.ndarray, geo: np.ndarray) -> int:
-    """The spec's step(c, d) on the current board, from the fixed tables."""
+    """The single step (neighbour or transition) from ``c`` in direction ``d`` now, from the fixed tables."""
     if cells[c] == HOLE:
         return -1
     nb = geo[PLAIN, c * 8 + d]
@@ -373,7 +374,7 @@ def explode(
     buf: np.ndarray,
     marks: np.ndarray,
 ) -> int:
-    """Turn every field within the radius of ``target`` into a hole (spec 6.3); the number destroyed.
+    """Turn every field within the radius of ``target`` into a hole; the number destroyed.
 
     Breadth-first over ``step`` on the board before the explosion; ``buf`` holds the queue and the
     distances (``buf[n + i]``), ``marks`` the visited fields by a stamp kept in ``marks[n]`` (not in

@@ -5,7 +5,7 @@ search and perft loops): ``cells`` (one ``uint8`` code per field, :mod:`..format
 ``int64`` status vector ``st`` whose slots are named below (and the search's control array ``ctl``). The geometry is three ``int32`` tables
 indexed ``cell * 8 + direction``: ``plain`` (the neighbour inside the rectangle, -1 outside),
 ``trans`` (the transition's arrival, packed ``cell * 8 + heading``, -1 if none) and ``step``, the
-spec's step function (3.2) on the current board, packed the same way. Bombs only add holes, so
+single step (neighbour or transition) on the current board, packed the same way. Bombs only add holes, so
 ``step`` is patched around each destroyed field (and patched back on unmake), never rebuilt.
 """
 

@@ -1,4 +1,4 @@
-"""A ReversiXT network client: any registered bot against any compliant server (spec 9.3, 9.4).
+"""A ReversiXT network client: any registered bot against any compliant server.
 
 The client keeps its own state from the server's messages only: the map message builds the game,
 every announcement is applied for the player it names (skipped players are invisible, so the
@@ -6,7 +6,7 @@ client never guesses whose turn it is), message 7 disqualifies, END1 and END2 ar
 the state. Each request is answered by the bot with a :class:`~gridarena.core.clock.TurnClock`
 whose deadline keeps a safety margin inside the offered account and whose ``depth`` is the
 request's depth byte (0 = none), so depth-aware bots honour the limit. When the request carries
-neither a time nor a depth, the bot gets the client's own budget (``fallback_time``, spec 9.6).
+neither a time nor a depth, the bot gets the client's own budget (``fallback_time``).
 
 A state that disagrees with the server (a request while our rules say another player moves, an
 announcement our rules refuse) is reported as :class:`ClientError` rather than played on blindly.
@@ -95,7 +95,7 @@ def safety_margin(seconds: float) -> float:
     """Seconds kept back from an offered account: 50 ms plus 10 %, never more than half of it.
 
     The server measures from sending the request to the complete answer, so network delay and a
-    loaded machine count against us (spec 9.5; course clients kept 500 ms + 10 %, with 2 s moves).
+    loaded machine count against us (published course clients kept 500 ms + 10 %, with 2 s moves).
 
     >>> safety_margin(2.0), safety_margin(0.3), safety_margin(0.05)
     (0.25, 0.08, 0.025)
@@ -141,7 +141,7 @@ class ClientResult:
 def turn_clock(request: MoveRequest, fallback: float, received: float | None = None) -> TurnClock:
     """The bot's clock for a request: the account less the margin, and the depth byte (0 = none).
 
-    With neither a time nor a depth the bot gets ``fallback`` seconds (spec 9.6). ``received`` is
+    With neither a time nor a depth the bot gets ``fallback`` seconds. ``received`` is
     when the request arrived (``time.perf_counter``; default now): time spent since then is gone.
 
     >>> turn_clock(MoveRequest(0, 3), 1.0).depth, turn_clock(MoveRequest(0, 3), 1.0).deadline is None
@@ -373,7 +373,7 @@ class _Session:
                 + ("the game is over" if state.is_terminal() else f"player {mover} moves")
             )
         if request.time_ms > 0 and isinstance(self.bot, WantsTimeControl) and self.bot.time_control is None:
-            # The first request offers exactly one increment (spec 9.5); the account carries over.
+            # The reference server's first request offers exactly one increment; the account carries over.
             self.bot.time_control = f"account:{request.time_ms / 1000:g}"
         clock = turn_clock(request, self.config.fallback_time, received=arrived)
         if (

@@ -46,7 +46,8 @@ SEND_TIMEOUT: Final = 30.0
 #: Seconds a frame that has begun may take to end: a truncated frame breaks the connection after it.
 FRAME_TIMEOUT: Final = 10.0
 
-#: Result-file status words (spec 10, O14), in the order of the disqualification reasons of spec 7.
+#: Result-file status words (gridarena's: the reference server's are not known), in the order of the
+#: disqualification reasons: late, invalid move, bad message, broken connection.
 STATUSES: Final = ("ok", "timeout", "invalid-move", "protocol-error", "disconnected")
 
 #: The core API's termination for each disqualification status, and back.

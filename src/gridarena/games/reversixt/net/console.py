@@ -1,4 +1,4 @@
-"""The reference server's console output, written: its lines (data README 3.1) for our server's ``--trace``
+"""The reference server's console output, written: its lines for our server's ``--trace``
 and for :func:`reference_log`. :mod:`gridarena.games.reversixt.net.trace` reads them back and replays them.
 
 Lines come without their time stamp; the writer puts ``[HH:MM:SS] `` before the ones the reference
@@ -46,7 +46,7 @@ def expected_marks(state: ReversiState) -> frozenset[tuple[int, int]]:
 
 
 def reference_board(state: ReversiState) -> list[str]:
-    """A board block as the reference server prints it (data README 3.1), marks and count included."""
+    """A board block as the reference server prints it, marks and count included."""
     m = state.game.board
     marks = expected_marks(state)
     lines = ["     " + "".join(f"{x:2d}" for x in range(m.width)), "    /" + "--" * m.width]
@@ -58,7 +58,7 @@ def reference_board(state: ReversiState) -> list[str]:
 def opening_lines(state: ReversiState) -> tuple[list[str], int]:
     """The (stamped) lines after "Game started." for the start ``state``, and the first move's number.
 
-    When the first player is skipped at the start, the reference says so and counts moves from 1 (O15).
+    When the first player is skipped at the start, the reference says so and counts moves from 1.
     """
     if state.phase != PHASE_STONES:
         return [SKIPPED_FIRST, BOMBING_ONLY], 1

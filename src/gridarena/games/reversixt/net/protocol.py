@@ -1,4 +1,4 @@
-"""The ReversiXT network protocol of spec section 9, byte for byte: framing and the nine messages.
+"""ReversiXT's network protocol, as the course's reference server speaks it: framing and the nine messages.
 
 Every message is a frame: type (uint8), payload length (uint32, big-endian), payload. The messages
 are small frozen dataclasses; :func:`encode` turns one into its frame and :func:`decode` reads a
@@ -29,13 +29,13 @@ from gridarena.core.files import LIMITS
 HEADER: Final = struct.Struct(">BI")
 """type (uint8) and payload length (uint32), network byte order."""
 
-#: Largest map payload a client accepts: a 1000 x 1000 map (spec 2.3, V2) with generous blanks and
+#: Largest map payload a client accepts: a 1000 x 1000 map (the reference server's limit) with generous blanks and
 #: transitions fits easily; anything larger is a broken or hostile server. The same bound as a map file's.
 MAX_MAP_BYTES: Final = LIMITS["map"]
 
 
 class MessageType(IntEnum):
-    """The message types of spec 9.2."""
+    """The protocol's message types, numbered as on the wire."""
 
     GROUP = 1
     MAP = 2
@@ -81,7 +81,7 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class MapData:
-    """2, server -> client: the map file's bytes, verbatim (spec 2.4)."""
+    """2, server -> client: the map file's bytes, verbatim, as the reference server sends them."""
 
     data: bytes
 

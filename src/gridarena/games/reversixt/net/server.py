@@ -1,10 +1,10 @@
-"""A ReversiXT game server on asyncio: the reference server's protocol (spec 9, 10) over the shared game loop.
+"""A ReversiXT game server on asyncio: the reference server's protocol and options over the shared game loop.
 
 The server listens, takes clients as they come and plays ``games`` games in a row. Each game runs
 in :func:`gridarena.core.play.play_game`, the loop every game and the arena share (on a thread of its
 own, while the sockets stay on the event loop): each client is a bot of that loop
 (:class:`~gridarena.games.reversixt.net.table.NetworkSeat`), the time account is the game clock's
-``account:`` control (:class:`~gridarena.core.gameclock.GameTimer`, spec 9.5), and the broadcasts
+``account:`` control (:class:`~gridarena.core.gameclock.GameTimer`), and the broadcasts
 and the reference console trace are a recorder (:mod:`gridarena.games.reversixt.net.table`). So a game
 on the server yields the same :class:`~gridarena.core.play.GameRecord` as any other, and the
 ``recorders`` given to the server (the CLI's replay writer and results database) see it like any
@@ -19,8 +19,8 @@ before its game begins (a frame before the map, a closed connection) keeps its s
 disqualified as the game starts.
 
 The server prints nothing: readable events go to the ``logging`` logger ``gridarena.reversixt.server``
-(moves at DEBUG, the rest at INFO), and the reference server's console format (data README 3.1,
-what ``verify-trace`` reads) goes line by line to an optional ``trace`` callback. Everything the server
+(moves at DEBUG, the rest at INFO), and the reference server's console format (what
+``verify-trace`` reads) goes line by line to an optional ``trace`` callback. Everything the server
 opens (the listening socket, connections, tasks, the game thread) is closed before
 :meth:`ReversiServer.run` returns.
 """
@@ -72,7 +72,7 @@ GROUP_TIMEOUT: Final = 30.0
 #: Connections that may wait for a game at once (sending their group numbers, or waiting for players).
 MAX_WAITING: Final = 64
 
-#: How many ports above ``--port`` the server tries when it is busy, as the reference does (spec 9.7).
+#: How many ports above ``--port`` the server tries when it is busy, as the reference does.
 PORT_TRIES: Final = 100
 
 TraceSink: TypeAlias = Callable[[int, str], None]
@@ -88,13 +88,13 @@ class ServerError(GridArenaError):
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
-    """What ``gridarena reversixt server`` was asked for (spec 10).
+    """What ``gridarena reversixt server`` was asked for (options modelled on ``server_nogl``'s).
 
     ``time`` is the reference server's ``-t``: seconds added to a player's account before each
     request (0 = no limit, requests carry time 0). ``time_control`` is the same in the time-control
     vocabulary of the arena (``account:2``; also ``0.5`` per move, ``total:60``, ``60+1``: a request
     then offers what the clock allows for that move). ``grace`` is how far past the allowance an answer
-    may arrive (spec 9.5: 0). ``wait`` bounds the wait for all clients of one game (None = for ever);
+    may arrive (0, as the reference). ``wait`` bounds the wait for all clients of one game (None = for ever);
     ``handshake`` is each connection's time to send its group number, ``frame_timeout`` the time a
     frame that has begun may take to end.
     """
@@ -184,7 +184,7 @@ class ServedGame:
 
     @property
     def statuses(self) -> tuple[str, ...]:
-        """Each seat's result-file status: ``ok`` or why he was disqualified (spec 10, O14)."""
+        """Each seat's result-file status: ``ok`` or why he was disqualified (gridarena's words)."""
         status = ["ok"] * len(self.groups)
         for seat, termination in self.state.forfeits:
             status[seat] = STATUS[termination]
@@ -197,7 +197,7 @@ class ServedGame:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """Stones of each player at the end (spec 8); disqualified players score 0 in the result file."""
+        """Stones of each player at the end; disqualified players score 0 in the result file."""
         return tuple(0 if s is None else s for s in self.state.scores())
 
     @property

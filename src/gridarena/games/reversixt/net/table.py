@@ -4,7 +4,7 @@ The game runs in :func:`gridarena.core.play.play_game` on a thread of its own, l
 sockets live on the server's event loop. Three small objects join them:
 
 * :class:`NetworkSeat`, a bot: ``act`` sends the move request (the time is what the game clock allows
-  for this move, spec 9.5; the depth byte is the server's) and waits for the answer until the clock's
+  for this move, as the reference's account; the depth byte is the server's) and waits for the answer until the clock's
   hard deadline; a late, broken or malformed answer is a :class:`~gridarena.core.bot.BotForfeit`, and a
   client that broke off between its moves reports it through ``withdrawn()``.
 * :class:`TableRecorder`, a recorder and move watcher: it tells the table each request, move,
@@ -206,7 +206,7 @@ class Table:
         self.spawn(self.settle())
 
     def announce(self, conn: Connection, status: str, detail: str) -> None:
-        """Message 7 to every client still connected, the offender included (spec 7, O5); he is closed later."""
+        """Message 7 to every client still connected, the offender included (our choice); he is closed later."""
         self.write_all(Disqualification(conn.player))
         self.announced.add(conn.player - 1)
         if conn in self.deferred:
@@ -287,7 +287,7 @@ class NetworkSeat(BaseBot):
         assert isinstance(state, ReversiState)
         return Decision(
             wire_move(state, answer.x, answer.y, answer.special)
-        )  # a bomb's byte is ignored (5.4)
+        )  # a bomb's byte is ignored, as on the reference server
 
     def withdrawn(self) -> tuple[str, str] | None:
         """``(termination, detail)`` once this client broke off between its moves and was told so."""

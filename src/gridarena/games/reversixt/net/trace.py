@@ -1,10 +1,10 @@
 """Reference-server logs: read them and replay them move by move against the clear rules.
 
-The reference server (server_nogl) prints a complete game as text (data README section 3.1): the
+The reference server (server_nogl) prints a complete game as text: the
 initial board, then for every move the mover's counts, the request, the answer and the board after
 it, with the next player's valid moves marked by an apostrophe; the phase change ("Terminal state
 reached.") and two score blocks. The RWTH tournament server prints the same lines with plainer
-boards (``Board:`` and one symbol string per row, no marks; data README section 4). Both are read
+boards (``Board:`` and one symbol string per row, no marks). Both are read
 here into :class:`Event` records, and :func:`verify` replays them: after every move it compares the
 board, the next player and his override and bomb counts, his valid moves (where marked), the phase
 and the scores, and stops at the first divergence.
