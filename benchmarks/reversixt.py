@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,7 @@ from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
 from gridarena.games.reversixt.net.client import safety_margin
-from gridarena.games.reversixt.rules import ReversiXT
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reversixt_base
@@ -304,13 +304,12 @@ def opening(game: ReversiXT, plies: int, seed: int) -> list[Any]:
     return moves
 
 
-def play_game(
-    game: ReversiXT, players: tuple[Player, Player], moves: list[Any], seed: int
-) -> tuple[float, float]:
-    """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss). On an
-    account (``aX``) an answer after the account is spent loses the game."""
+def seated(
+    game: ReversiXT, players: Sequence[Player], moves: Sequence[Any], seed: int
+) -> tuple[list[Any], ReversiState]:
+    """The seats' bots, reset for the game (a bot on an account, ``aX``, is told so), and the state after
+    the opening ``moves``."""
     bots = [player_bot(game, p.spec) for p in players]
-    accounts = [0.0, 0.0]
     for seat, bot in enumerate(bots):
         bot.reset(game, seat, seed + seat)
         increment = players[seat].increment
@@ -319,6 +318,16 @@ def play_game(
     state = game.new_initial_state()
     for move in moves:
         state = state.apply_action(move)
+    return bots, state
+
+
+def play_game(
+    game: ReversiXT, players: tuple[Player, Player], moves: list[Any], seed: int
+) -> tuple[float, float]:
+    """One game after the opening ``moves``: each seat's points (1 win, 0.5 draw, 0 loss). On an
+    account (``aX``) an answer after the account is spent loses the game."""
+    bots, state = seated(game, players, moves, seed)
+    accounts = [0.0, 0.0]
     while not state.is_terminal():
         seat = state.current_player()
         increment = players[seat].increment
@@ -638,7 +647,7 @@ import json, sys, time
 from gridarena.core.clock import TurnClock
 from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.formats import parse_map
-from gridarena.games.reversixt.rules import ReversiXT
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
 
 def peak():
     for line in open("/proc/self/status"):
@@ -701,7 +710,7 @@ from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.net.client import safety_margin
 from gridarena.games.reversixt.fast.engine import Engine
-from gridarena.games.reversixt.rules import ReversiXT
+from gridarena.games.reversixt.rules import ReversiState, ReversiXT
 game = ReversiXT("othello8")
 FastBoard(game.board).perft(2)
 perft = time.perf_counter() - t

@@ -48,8 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import reversixt_base
-from reversixt import SHARED, Player, net_game, opening
-from reversixt_base import player_bot
+from reversixt import SHARED, Player, net_game, opening, seated
 
 from gridarena.games.reversixt.rules import ReversiXT
 
@@ -130,16 +129,8 @@ def play_local(
 ) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """One game in this process after the opening ``moves``: the scores and statuses by seat. On an
     account (``aX``) an answer after the account is spent disqualifies the seat (the game goes on)."""
-    bots = [player_bot(game, e.player.spec) for e in seats]
+    bots, state = seated(game, [e.player for e in seats], moves, seed)
     accounts = [0.0] * len(seats)
-    for seat, bot in enumerate(bots):
-        bot.reset(game, seat, seed + seat)
-        increment = seats[seat].player.increment
-        if increment is not None and hasattr(bot, "time_control"):
-            bot.time_control = f"account:{increment:g}"
-    state = game.new_initial_state()
-    for move in moves:
-        state = state.apply_action(move)
     while not state.is_terminal():
         seat = state.current_player()
         player = seats[seat].player
