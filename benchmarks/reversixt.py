@@ -48,7 +48,12 @@ from gridarena.arena.counts import Pentanomial
 from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.core.clock import TimeControl, TurnClock
-from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, MULTI_OPTIONS
+from gridarena.games.reversixt.ai.search import (
+    BRS_FROM_PLAYERS,
+    LEADER_FROM_PLAYERS,
+    MULTI_OPTIONS,
+    V1_MULTI_OPTIONS,
+)
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
@@ -180,8 +185,9 @@ def positions(game: ReversiXT, count: int, seed: int) -> list[Any]:
 
 
 #: Search variants measured per map: (label, mode, options, multi-player maps only). The best bot's own
-#: comes first: paranoid with two players, with more BRS with MULTI_OPTIONS (override moves only at
-#: the first two plies, late move reductions); then the searches it was chosen against.
+#: comes first: paranoid with two players, with more BRS (from four players on with MULTI_OPTIONS:
+#: measured against the leader); then the searches it was chosen against, and best_v1's multi-player pruning
+#: (V1_MULTI_OPTIONS: override moves only at the first two plies, late move reductions).
 VARIANTS: tuple[tuple[str, str, dict[str, int], bool], ...] = (
     ("best*", "best", {}, False),
     ("best* prune 2", "best", {"override_plies": 2}, False),
@@ -189,7 +195,8 @@ VARIANTS: tuple[tuple[str, str, dict[str, int], bool], ...] = (
     ("brs prune 2", "brs", {"override_plies": 2}, True),
     ("paranoid", "paranoid", {}, True),
     ("paranoid prune 2", "paranoid", {"override_plies": 2}, True),
-    ("paranoid +lmr", "paranoid", MULTI_OPTIONS, True),
+    ("brs +lmr (v1)", "brs", V1_MULTI_OPTIONS, True),
+    ("paranoid +lmr", "paranoid", V1_MULTI_OPTIONS, True),
 )
 
 
@@ -217,9 +224,7 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
             options: dict[str, int] = {}
             if mode == "best":
                 mode = "brs" if multi else "paranoid"
-                if multi:
-                    if "override_plies" in extra:
-                        continue  # the best bot's multi-player options already prune
+                if game.num_players >= LEADER_FROM_PLAYERS:
                     options.update(MULTI_OPTIONS)
             options.update(extra)
             engine = Engine(game.board, mode=mode, **options)  # type: ignore[arg-type]
@@ -236,9 +241,9 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
             )
     print(
         f"(completed plies in {seconds:g} s; * the best bot's search (with three or more players: BRS, "
-        "override moves only at the first two plies, late move reductions); prune 2: override moves "
-        "searched only at the first two plies (or without another move); +lmr: paranoid with the best "
-        "bot's multi-player options; 'reported': gengurke/ReversiXT-Client's Java client at 2 s a move)\n"
+        "from four on against the leader); prune 2: override moves searched only at the first two plies (or without "
+        "another move); +lmr (v1): best_v1's multi-player options (prune 2 and late move reductions); "
+        "'reported': gengurke/ReversiXT-Client's Java client at 2 s a move)\n"
     )
 
 

@@ -9,6 +9,7 @@ the minimax over every field.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -189,21 +190,38 @@ def test_late_move_reductions_start_at_depth_three_and_save_nodes() -> None:
     )
 
 
-def test_best_takes_the_multi_player_options_from_three_players_on() -> None:
-    from gridarena.games.reversixt.ai.search import MULTI_OPTIONS
+def test_best_and_best_v1_take_their_multi_player_options(tmp_path: Path) -> None:
+    """``best`` searches BRS from three players on with override moves at every ply and no late move
+    reductions, against the rank neighbours with three players and against the leader from four on
+    (MULTI_OPTIONS from LEADER_FROM_PLAYERS); ``best_v1`` keeps its pruning (V1_MULTI_OPTIONS) and the
+    rank neighbours from three players on."""
+    from gridarena.games.reversixt.ai.search import LEADER_FROM_PLAYERS, MULTI_OPTIONS, V1_MULTI_OPTIONS
     from gridarena.games.reversixt.fast import layout
+    from gridarena.games.reversixt.fast.engine import Engine
 
-    for name, multi in (("othello8", False), ("sampler", True)):
-        game = make(f"reversixt(map={name})")
-        bot = make_bot(game, "best")
-        ctl = bot.engine(game.board).ctl  # type: ignore[attr-defined]
-        assert (int(ctl[layout.MODE]) == layout.BRS) == multi
-        expected = MULTI_OPTIONS["lmr"] if multi else 0
-        assert int(ctl[layout.LMR]) == expected
-        assert (int(ctl[layout.OVERRIDE_PLIES]) == MULTI_OPTIONS["override_plies"]) == multi
-    game = make("reversixt(map=sampler)")
-    off = make_bot(game, "best(lmr=0)")
-    assert int(off.engine(game.board).ctl[layout.LMR]) == 0  # type: ignore[attr-defined]
+    assert MULTI_OPTIONS == {"rank_ref": layout.LEADER} and LEADER_FROM_PLAYERS == 4
+    assert V1_MULTI_OPTIONS["lmr"] > 0
+    four = tmp_path / "four.map"
+    four.write_text("4\n0\n0 0\n4 4\n1 2 3 4\n2 1 4 3\n0 0 0 0\n0 0 0 0\n")
+    for name, players in (("othello8", 2), ("sampler", 3), (str(four), 4)):
+        game = make(f"reversixt(map={name!r})")
+        assert game.num_players == players
+        plain = Engine(game.board).ctl
+        best = make_bot(game, "best").engine(game.board).ctl  # type: ignore[attr-defined]
+        v1 = make_bot(game, "best_v1").engine(game.board).ctl  # type: ignore[attr-defined]
+        for ctl in (best, v1):
+            assert (int(ctl[layout.MODE]) == layout.BRS) == (players >= 3)
+        assert int(best[layout.LMR]) == 0 and int(best[layout.LMR2]) == 0
+        assert int(best[layout.OVERRIDE_PLIES]) == int(plain[layout.OVERRIDE_PLIES])
+        assert int(best[layout.RANK_REF]) == (layout.LEADER if players >= 4 else layout.NEIGHBOURS)
+        assert int(v1[layout.RANK_REF]) == layout.NEIGHBOURS
+        assert int(v1[layout.LMR]) == (V1_MULTI_OPTIONS["lmr"] if players >= 3 else 0)
+        assert (int(v1[layout.OVERRIDE_PLIES]) == V1_MULTI_OPTIONS["override_plies"]) == (players >= 3)
+    game = make(f"reversixt(map={str(four)!r})")
+    on = make_bot(game, "best(lmr=3,override_plies=2,ref=neighbours)")
+    ctl = on.engine(game.board).ctl  # type: ignore[attr-defined]
+    assert int(ctl[layout.LMR]) == 3 and int(ctl[layout.OVERRIDE_PLIES]) == 2
+    assert int(ctl[layout.RANK_REF]) == layout.NEIGHBOURS
 
 
 def test_rank_reference_measures_the_searcher_against_neighbours_leader_or_field() -> None:

@@ -16,14 +16,17 @@ protocol's depth byte, in plies) and a node budget. They differ in the search an
 * ``best``: ``paranoid`` on two-player maps, ``brs`` on maps of three or more players
   (:data:`.ai.search.BRS_FROM_PLAYERS`: Schadd and Winands found BRS ahead of paranoid and max^n in
   multi-player Rolit, a Reversi for up to four; our own matches, in docs/reversixt.md, were
-  inconclusive at equal node budgets, and BRS searches more nodes per second), there with
-  :data:`.ai.search.MULTI_OPTIONS` (override moves only at the first two plies, late move reductions),
-  which reach 11 plies in 2 s on the 2018 report's 4p map instead of 7-8; over the map-reading
+  inconclusive at equal node budgets, and BRS searches more nodes per second), there with override
+  moves at every ply and no late move reductions (against a mixed field on the multi-player
+  competition maps these took more first places than ``best_v1``'s pruning, which searches deeper),
+  and from four players on measuring its value against the strongest other player
+  (:data:`.ai.search.MULTI_OPTIONS`, :data:`.ai.search.LEADER_FROM_PLAYERS`); over the map-reading
   evaluation (:func:`.fast.evaluate.map_value`: stability, frontier, potential mobility, stones next
   to an empty corner, bonus fields within reach, weighted by how full the board is) and with time
   management on an account that carries over (:mod:`.timing`);
 * ``best_v1``: ``best`` as it was before the map-reading evaluation and the time management (the
-  full evaluation, each deadline spent whole), kept to measure against.
+  full evaluation, each deadline spent whole; from three players on :data:`.ai.search.V1_MULTI_OPTIONS`,
+  override moves only at the first two plies and late move reductions), kept to measure against.
 
 ``mcts`` is of another style (:class:`.ai.mcts.MctsBot`): UCT with random playouts on the fast kernels
 (:mod:`.fast.mcts`).
@@ -39,7 +42,16 @@ from typing import Any
 
 from gridarena.core.types import Game
 from gridarena.games.reversixt.ai.mcts import MctsBot
-from gridarena.games.reversixt.ai.search import MARGIN, SearchBot, parse_weights, rank_ref
+from gridarena.games.reversixt.ai.search import (
+    BRS_FROM_PLAYERS,
+    LEADER_FROM_PLAYERS,
+    MARGIN,
+    MULTI_OPTIONS,
+    V1_MULTI_OPTIONS,
+    SearchBot,
+    parse_weights,
+    rank_ref,
+)
 
 
 def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = MARGIN) -> SearchBot:
@@ -48,9 +60,16 @@ def make_trivial_bot(game: Game[Any], seed: int | None = None, margin: float = M
 
 
 def _strong_factory(
-    name: str, mode: str, doc: str, evaluation: str = "strong", pacing: bool = False
+    name: str,
+    mode: str,
+    doc: str,
+    evaluation: str = "strong",
+    pacing: bool = False,
+    multi: dict[str, int] = MULTI_OPTIONS,
+    multi_from: int = LEADER_FROM_PLAYERS,
 ) -> Callable[..., SearchBot]:
-    """The factory of a search bot; its algorithm is ``mode``, its evaluation ``evaluation``.
+    """The factory of a search bot; its algorithm is ``mode``, its evaluation ``evaluation``, and
+    ``multi`` the search options of the mode ``best`` from ``multi_from`` players on.
 
     Its options: ``override_plies``: below this ply, override moves only for a player without
     another move; ``swap``: the swap term's weight in quarters (two players; 0 turns it off);
@@ -80,7 +99,7 @@ def _strong_factory(
     ) -> SearchBot:
         return _build(
             name, mode, evaluation, seed, margin, pacing if pacing is not None else int(default_pacing),
-            None, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static,
+            None, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, multi, multi_from,
         )  # fmt: skip
 
     def make_chosen(
@@ -100,7 +119,7 @@ def _strong_factory(
     ) -> SearchBot:
         return _build(
             name, mode, evaluation, seed, margin, pacing if pacing is not None else int(default_pacing),
-            search, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static,
+            search, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, multi, multi_from,
         )  # fmt: skip
 
     default_pacing = pacing
@@ -126,6 +145,8 @@ def _build(
     swap_whole: int | None,
     ref: str | None,
     static: int | None,
+    multi: dict[str, int],
+    multi_from: int,
 ) -> SearchBot:
     """One :class:`.ai.search.SearchBot` of the declared parameters (None: the algorithm's default)."""
     terms = parse_weights(weights) if weights else None
@@ -133,7 +154,7 @@ def _build(
     return SearchBot(
         name, mode, evaluation, seed, margin, pacing=bool(pacing), search=search,
         override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
-        rank_ref=reference, static_leaves=static,
+        rank_ref=reference, static_leaves=static, multi=multi, multi_from=multi_from,
     )  # fmt: skip
 
 
@@ -149,7 +170,7 @@ make_best_bot = _strong_factory(
     "best",
     "best",
     "Our strongest: paranoid with two players, BRS with more (:data:`.ai.search.BRS_FROM_PLAYERS`)\n"
-    "and :data:`.ai.search.MULTI_OPTIONS` there, over the map-reading evaluation\n"
+    "with :data:`.ai.search.MULTI_OPTIONS` there, over the map-reading evaluation\n"
     "(:func:`.fast.evaluate.map_value`), with time management; each option given here overrides the default.",
     evaluation="map",
     pacing=True,
@@ -158,7 +179,10 @@ make_best_v1_bot = _strong_factory(
     "best_v1",
     "best",
     "The previous ``best`` (before time management and the map-reading evaluation), kept to measure\n"
-    "against: it spends each move's deadline whole.",
+    "against: it spends each move's deadline whole, and from three players on searches with\n"
+    ":data:`.ai.search.V1_MULTI_OPTIONS` (override moves only at the first two plies, late move reductions).",
+    multi=V1_MULTI_OPTIONS,
+    multi_from=BRS_FROM_PLAYERS,
 )
 
 

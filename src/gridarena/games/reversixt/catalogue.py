@@ -38,7 +38,8 @@ _SEARCH: Final[dict[str, Param]] = {
     "ref": Choice(
         ("neighbours", "leader", "field"),
         default=None,
-        help="whom the value is measured against: the rank neighbours (default), the leader, the others' mean",
+        help="whom the value is measured against: the rank neighbours (default; best with 4+ players:"
+        " the leader), the leader, the others' mean",
     ),
     "static": Int(
         0, 1, optional=True, default=None, help="1: paranoid and max^n leaves without the mover's mobility"

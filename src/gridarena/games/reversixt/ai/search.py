@@ -1,6 +1,6 @@
 """ReversiXT's search bots: :class:`SearchBot` runs the fast engine's search (:mod:`..fast.engine`)
 under the move's time control, with the constants that choose its search (:data:`BRS_FROM_PLAYERS`,
-:data:`MULTI_OPTIONS`) and :func:`parse_weights` for the map-reading evaluation's weights.
+:data:`MULTI_OPTIONS`, :data:`LEADER_FROM_PLAYERS`, :data:`V1_MULTI_OPTIONS`) and :func:`parse_weights` for the map-reading evaluation's weights.
 """
 
 from __future__ import annotations
@@ -30,11 +30,22 @@ RANK_REFS: Final[dict[str, int]] = {"neighbours": NEIGHBOURS, "leader": LEADER, 
 """``best(ref=...)``: whom the searcher's value is measured against (:data:`.fast.layout.RANK_REF`)."""
 BRS_FROM_PLAYERS: Final = 3
 """``best`` searches with BRS from this many players on, with paranoid alpha-beta below."""
-MULTI_OPTIONS: Final[dict[str, int]] = {"override_plies": 2, "lmr": 2, "lmr2": 6}
-"""``best``'s search options from :data:`BRS_FROM_PLAYERS` players on: override moves only at the
-first two plies (or without another move), late move reductions by a ply from the third move of a
-node and by two from the seventh. On ``2014_comp_1_4p`` they take the completed depth in 2 s
-from 7-8 plies to 11 (docs/reversixt.md)."""
+MULTI_OPTIONS: Final[dict[str, int]] = {"rank_ref": LEADER}
+"""``best``'s search options from :data:`LEADER_FROM_PLAYERS` players on (beyond the engine's
+defaults): its value is measured against the strongest other player (``ref=leader``). From
+:data:`BRS_FROM_PLAYERS` players on ``best`` searches override moves at every ply and reduces no
+move (the engine's defaults). Against the mixed field of ``benchmarks/reversixt_multi.py`` on the
+multi-player competition maps these took more first places and a better mean rank than
+:data:`V1_MULTI_OPTIONS` (which search deeper) and, from four players on, than the rank
+neighbours as the reference (docs/reversixt.md, "Three to eight players")."""
+LEADER_FROM_PLAYERS: Final = 4
+"""``best`` applies :data:`MULTI_OPTIONS` from this many players on. On the 3-player competition map
+the rank neighbours took 26 first places of 45 against the leader's 15 (the same openings)."""
+V1_MULTI_OPTIONS: Final[dict[str, int]] = {"override_plies": 2, "lmr": 2, "lmr2": 6}
+"""``best_v1``'s (and ``best``'s before the measurement above): override moves only at the first two
+plies (or without another move), late move reductions by a ply from the third move of a node and by
+two from the seventh. On ``2014_comp_1_4p`` they take the completed depth in 2 s from 7-8 plies to 11
+(docs/reversixt.md)."""
 
 
 _KERNELS_READY = False
@@ -45,8 +56,10 @@ class SearchBot(BaseBot):
     """A bot over the fast engine; one engine (board, table) per map, kept across moves of a game.
 
     ``options`` go to :class:`~..fast.engine.Engine` (``override_plies``, ``swap_weight``, ``lmr``,
-    ``lmr2``); a None value takes the default, which for ``best`` on a map of three or more players
-    is :data:`MULTI_OPTIONS`."""
+    ``lmr2``, ``rank_ref``); a None value takes the default, which for the mode ``best`` on a map of
+    ``multi_from`` or more players (and at least :data:`BRS_FROM_PLAYERS`) is ``multi``
+    (:data:`MULTI_OPTIONS` from :data:`LEADER_FROM_PLAYERS` players on for ``best``,
+    :data:`V1_MULTI_OPTIONS` from three for ``best_v1``)."""
 
     def __init__(
         self,
@@ -58,6 +71,8 @@ class SearchBot(BaseBot):
         eliminate: bool = True,
         pacing: bool = False,
         search: str | None = None,
+        multi: dict[str, int] = MULTI_OPTIONS,
+        multi_from: int = LEADER_FROM_PLAYERS,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -65,6 +80,7 @@ class SearchBot(BaseBot):
             raise GridArenaError(f"{name}: search must be one of {', '.join(SEARCHES)}, got {search!r}")
         self.name, self.mode, self.evaluation = name, mode, evaluation
         self.search = search
+        self.multi, self.multi_from = multi, multi_from
         self.margin, self.eliminate = margin, eliminate
         self.options = options
         self._engines: dict[ReversiMap, Engine] = {}
@@ -84,8 +100,8 @@ class SearchBot(BaseBot):
             options: dict[str, Any] = {}
             if mode == "best":
                 mode = self.search or ("brs" if m.players >= BRS_FROM_PLAYERS else "paranoid")
-                if m.players >= BRS_FROM_PLAYERS:
-                    options.update(MULTI_OPTIONS)
+                if m.players >= max(BRS_FROM_PLAYERS, self.multi_from):
+                    options.update(self.multi)
             options.update({k: v for k, v in self.options.items() if v is not None})
             self._engines.clear()
             self._engines[key] = Engine(
