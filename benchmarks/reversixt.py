@@ -48,12 +48,7 @@ from gridarena.arena.counts import Pentanomial
 from gridarena.arena.elo import EloFigures, figures
 from gridarena.arena.sprt import SprtConfig, sprt
 from gridarena.core.clock import TimeControl, TurnClock
-from gridarena.games.reversixt.ai.search import (
-    BRS_FROM_PLAYERS,
-    LEADER_FROM_PLAYERS,
-    MULTI_OPTIONS,
-    V1_MULTI_OPTIONS,
-)
+from gridarena.games.reversixt.ai.search import BRS_FROM_PLAYERS, V1_MULTI_OPTIONS, best_search
 from gridarena.games.reversixt.fast import FastBoard
 from gridarena.games.reversixt.fast.engine import Engine
 from gridarena.games.reversixt.formats import read_map
@@ -221,11 +216,9 @@ def depth_part(seconds: float, count: int, seed: int) -> None:
                 continue
             if "override_plies" in extra and not game.board.overrides:
                 continue
-            options: dict[str, int] = {}
+            options: dict[str, Any] = {}
             if mode == "best":
-                mode = "brs" if multi else "paranoid"
-                if game.num_players >= LEADER_FROM_PLAYERS:
-                    options.update(MULTI_OPTIONS)
+                mode, options = best_search(game.num_players)
             options.update(extra)
             engine = Engine(game.board, mode=mode, **options)  # type: ignore[arg-type]
             depths, rates = [], []

@@ -99,9 +99,7 @@ class SearchBot(BaseBot):
             mode = self.mode
             options: dict[str, Any] = {}
             if mode == "best":
-                mode = self.search or ("brs" if m.players >= BRS_FROM_PLAYERS else "paranoid")
-                if m.players >= max(BRS_FROM_PLAYERS, self.multi_from):
-                    options.update(self.multi)
+                mode, options = best_search(m.players, self.search, self.multi, self.multi_from)
             options.update({k: v for k, v in self.options.items() if v is not None})
             self._engines.clear()
             self._engines[key] = Engine(
@@ -155,6 +153,19 @@ class SearchBot(BaseBot):
         if result.budget is not None:  # the time management's plan, in seconds
             info["target"], info["hard"] = round(result.budget.target, 3), round(result.budget.hard, 3)
         return Decision(Move(*move), info)
+
+
+def best_search(
+    players: int,
+    search: str | None = None,
+    multi: dict[str, int] = MULTI_OPTIONS,
+    multi_from: int = LEADER_FROM_PLAYERS,
+) -> tuple[str, dict[str, Any]]:
+    """The mode ``best``'s search on a map of ``players`` and the engine options it adds: ``search``
+    or paranoid below :data:`BRS_FROM_PLAYERS` players and BRS from there on; ``multi`` from
+    ``multi_from`` players on (and at least :data:`BRS_FROM_PLAYERS`)."""
+    mode = search or ("brs" if players >= BRS_FROM_PLAYERS else "paranoid")
+    return mode, dict(multi) if players >= max(BRS_FROM_PLAYERS, multi_from) else {}
 
 
 def rank_ref(name: str) -> int:
