@@ -16,12 +16,13 @@ answer, an illegal move or a broken connection disqualifies (ranked last).
 Per map and bot the table gives the games, the first places (a shared first counts for each), their
 share of the bot's games, and the mean rank with a 95 % interval; for the candidate also the margin:
 the mean rank of the other seats of a game minus the candidate's, averaged over games, with its
-interval. Intervals are percentile bootstrap intervals over games (each game's value resampled
-with replacement, 10,000 resamples, a fixed seed): the p games of a block share an opening, but each
-puts every bot in another seat among other neighbours, and a run has too few blocks (2-8) to
-resample them whole. The verdict
-line: does the candidate take a larger share of first places than every other bot, and is the margin's
-interval above 0 (the mean rank better than the field's by more than its interval)?
+interval; and per map, from the games that recorded the stone counts when phase 1 ended, how often
+the leader then finished first (what the bombs changed). Intervals are percentile bootstrap
+intervals over games (each game's value resampled with replacement, 10,000 resamples, a fixed seed):
+the p games of a block share an opening, but each puts every bot in another seat among other
+neighbours, and a run has too few blocks (2-8) to resample them whole. The verdict line: does the
+candidate take a larger share of first places than every other bot, and is the margin's interval
+above 0 (the mean rank better than the field's by more than its interval)?
 
     python benchmarks/reversixt_multi.py --candidate 'best#0.05s' \\
         --field 'best_v1,paranoid,brs,mcts,trivial' --blocks 4 [--maps NAME,...] [--out games.jsonl]
@@ -106,7 +107,9 @@ def field_for(candidate: Player, others: Sequence[Player], players: int, block: 
 @dataclass(frozen=True)
 class GameRow:
     """One played game: the map, block and rotation, the seats' labels in seat order, their scores,
-    ranks and statuses (``ok``, or why the seat was disqualified), and the seconds it took."""
+    ranks and statuses (``ok``, or why the seat was disqualified), the seconds it took, and the stone
+    counts when phase 1 ended, before the bombs (None where not known: a game on the server, a file of
+    an older run)."""
 
     map: str
     block: int
@@ -116,6 +119,7 @@ class GameRow:
     ranks: tuple[int, ...]
     statuses: tuple[str, ...]
     seconds: float
+    phase1: tuple[int, ...] | None = None
 
 
 def ranks_of(scores: Sequence[int], statuses: Sequence[str]) -> tuple[int, ...]:
@@ -126,9 +130,10 @@ def ranks_of(scores: Sequence[int], statuses: Sequence[str]) -> tuple[int, ...]:
 
 def play_local(
     game: ReversiXT, seats: Sequence[Entrant], moves: Sequence[Any], seed: int
-) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """One game in this process after the opening ``moves``: the scores and statuses by seat. On an
-    account (``aX``) an answer after the account is spent disqualifies the seat (the game goes on)."""
+) -> tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...] | None]:
+    """One game in this process after the opening ``moves``: the scores, statuses and phase-1 stone
+    counts by seat. On an account (``aX``) an answer after the account is spent disqualifies the seat
+    (the game goes on)."""
     bots, state = seated(game, [e.player for e in seats], moves, seed)
     accounts = [0.0] * len(seats)
     while not state.is_terminal():
@@ -143,7 +148,8 @@ def play_local(
             continue
         state = state.apply_action(decision.action)
     statuses = tuple("ok" if d is None else str(d) for d in state.disqualified)
-    return tuple(int(s) for s in state.scores()), statuses
+    phase1 = None if state.phase1_scores is None else tuple(state.phase1_scores)
+    return tuple(int(s) for s in state.scores()), statuses, phase1
 
 
 def play_server(
@@ -193,12 +199,13 @@ def run(
             game_seed = seed * 100_000 + block
             if server is None:
                 game = ReversiXT(str(path))
-                scores, statuses = play_local(game, seats, opening(game, plies, game_seed), game_seed)
+                scores, statuses, phase1 = play_local(game, seats, opening(game, plies, game_seed), game_seed)
             else:
                 scores, statuses = play_server(path, seats, server, Path(workdir))
+                phase1 = None
             row = GameRow(
                 name, block, rotation, tuple(e.label for e in seats), scores, ranks_of(scores, statuses),
-                statuses, round(time.perf_counter() - start, 1),
+                statuses, round(time.perf_counter() - start, 1), phase1,
             )  # fmt: skip
             rows.append(row)
             if out is not None:
@@ -277,14 +284,44 @@ def map_figures(name: str, rows: Sequence[GameRow], candidate: str, seed: int = 
     return MapFigures(name, len(rows), bots, margin, most, margin[1] > 0, forfeits)
 
 
+def phase1_line(name: str, rows: Sequence[GameRow], candidate: str) -> str | None:
+    """What the bomb phase changed on one map, over the games whose phase-1 counts are known: how often
+    the leader after phase 1 (a shared lead counts for each) finished first, how often the candidate led
+    and then finished first, and the share of the stones the bombs took. None without such games."""
+    known = [r for r in rows if r.phase1 is not None and r.phase1 and any(r.phase1)]
+    if not known:
+        return None
+    held = led = won = 0
+    before = after = 0
+    for row in known:
+        assert row.phase1 is not None
+        top = max(row.phase1)
+        leaders = [i for i, s in enumerate(row.phase1) if s == top]
+        held += any(row.ranks[i] == 1 for i in leaders)
+        for i, lab in enumerate(row.labels):
+            if lab == candidate and i in leaders:
+                led += 1
+                won += row.ranks[i] == 1
+        before += sum(row.phase1)
+        after += sum(row.scores)
+    taken = 100 * (before - after) / max(before, 1)
+    return (
+        f"{name:<21} {len(known):>5} games: the leader after phase 1 finished first in {held}; {candidate} "
+        f"led after phase 1 in {led} and finished first in {won} of them; the bombs took {taken:.0f} % of the stones"
+    )
+
+
 def report(rows: Sequence[GameRow], candidate: str, order: Sequence[str]) -> str:
     """The tables: per map and bot, then the candidate's margin and the verdict per map."""
     lines = [
         f"{'map':<21} {'bot':<34} {'games':>5} {'first':>5} {'share':>6} {'mean rank (95 %)':>22}",
     ]
-    verdicts = []
+    verdicts, bombs = [], []
     names = [n for n in order if any(r.map == n for r in rows)]
     for name in names:
+        line = phase1_line(name, [r for r in rows if r.map == name], candidate)
+        if line is not None:
+            bombs.append(line)
         f = map_figures(name, [r for r in rows if r.map == name], candidate)
         for label, (games, firsts, mean, low, high) in f.bots.items():
             lines.append(
@@ -301,6 +338,8 @@ def report(rows: Sequence[GameRow], candidate: str, order: Sequence[str]) -> str
     lines.append("")
     lines.append(f"{candidate}: the field's mean rank minus its own (95 % bootstrap over games)")
     lines.extend(verdicts)
+    if bombs:
+        lines += ["", "phase 1 and the bombs (games that recorded the counts when phase 1 ended)", *bombs]
     return "\n".join(lines)
 
 
