@@ -80,7 +80,7 @@ _BEST: Final = {
     "reply_share": _share(1.0, "the share of the worst reply in the judgement"),
     "reply_cuts": Int(1, 8, default=2, help="how many of the opponent's best cuts are replies"),
     "exposure_weight": Number(
-        0, 1e6, closed=True, default=3.0, help="per cell of our land the opponent can cut off next turn"
+        0, 1e6, closed=True, default=0.0, help="per cell of our land the opponent can cut off next turn"
     ),
     "exposure_later": _share(0.5, "the share of that weight for the turn after"),
     "joins": Flag(default=False, help="chains run on through own cut-off land they reconnect"),

@@ -102,11 +102,12 @@ class BestBot(Judge):
     opening_gain = 1.5
     #: A tower next to our HQ before anything else once enemy land is this near it (0: only as a variant).
     hq_tower_range = 0
-    #: The judge takes off 3 points per cell of our land the opponent's gold can cut off next turn
-    #: (``ai/threats.py``): against today's ``best`` with it off, over ``turpif`` and ``postmortem`` on
-    #: seeds 1-300 and 326-475, both seats: +4 Elo [+1, +8] game by game, SPRT [0, 30] nElo H1
-    #: (docs/iceandfire.md).
-    exposure_weight = 3.0
+    #: Points the judge takes off per cell of our land the opponent's gold can cut off next turn
+    #: (``ai/threats.py``); off. At 3 it gained over ``turpif`` and ``postmortem`` (seeds 1-300 and
+    #: 326-475, both seats: +4 Elo [+1, +8] game by game, SPRT [0, 30] nElo H1), but the SPRT over the
+    #: whole pool on fresh seeds 601-700 decided H0: +0 Elo [-3, +3], against ``roout`` -14 [-32, +5]
+    #: (docs/iceandfire.md). A change is accepted only by the whole pool.
+    exposure_weight = 0.0
     opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
