@@ -288,21 +288,20 @@ def phase1_line(name: str, rows: Sequence[GameRow], candidate: str) -> str | Non
     """What the bomb phase changed on one map, over the games whose phase-1 counts are known: how often
     the leader after phase 1 (a shared lead counts for each) finished first, how often the candidate led
     and then finished first, and the share of the stones the bombs took. None without such games."""
-    known = [r for r in rows if r.phase1 is not None and r.phase1 and any(r.phase1)]
+    known = [(r, r.phase1) for r in rows if r.phase1 and any(r.phase1)]
     if not known:
         return None
     held = led = won = 0
     before = after = 0
-    for row in known:
-        assert row.phase1 is not None
-        top = max(row.phase1)
-        leaders = [i for i, s in enumerate(row.phase1) if s == top]
+    for row, phase1 in known:
+        top = max(phase1)
+        leaders = [i for i, s in enumerate(phase1) if s == top]
         held += any(row.ranks[i] == 1 for i in leaders)
         for i, lab in enumerate(row.labels):
             if lab == candidate and i in leaders:
                 led += 1
                 won += row.ranks[i] == 1
-        before += sum(row.phase1)
+        before += sum(phase1)
         after += sum(row.scores)
     taken = 100 * (before - after) / max(before, 1)
     return (
@@ -319,10 +318,11 @@ def report(rows: Sequence[GameRow], candidate: str, order: Sequence[str]) -> str
     verdicts, bombs = [], []
     names = [n for n in order if any(r.map == n for r in rows)]
     for name in names:
-        line = phase1_line(name, [r for r in rows if r.map == name], candidate)
+        here = [r for r in rows if r.map == name]
+        line = phase1_line(name, here, candidate)
         if line is not None:
             bombs.append(line)
-        f = map_figures(name, [r for r in rows if r.map == name], candidate)
+        f = map_figures(name, here, candidate)
         for label, (games, firsts, mean, low, high) in f.bots.items():
             lines.append(
                 f"{name:<21} {label[:34]:<34} {games:>5} {firsts:>5} {100 * firsts / games:>5.0f}% "
