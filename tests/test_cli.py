@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,9 +51,12 @@ def test_play_writes_a_replay_and_reports_json(tmp_path: Path, capsys: pytest.Ca
 
 def test_play_text_output_names_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(
-        capsys, "play", "isolation(width=5,height=5)", "--players", "random,random", "--seed", "1", "--quiet"
+        capsys, "play", "isolation(width=5,height=5)", "--players", "greedy,random", "--seed", "1", "--quiet"
     )
     assert code == 0 and "winner:" in out and "seed 1" in out
+    # how it ended, in the viewer's words: the players by name and colour, never "player 2"
+    assert re.search(r"(greedy|random) \((orange|blue)\) has no legal move left: \w+ \(\w+\) wins", out), out
+    assert "player " not in out, out
 
 
 EXAMPLE_BOT = Path(__file__).resolve().parents[1] / "examples" / "random_bot.py"

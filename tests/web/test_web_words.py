@@ -169,6 +169,9 @@ def test_the_play_form_keeps_labels_beside_their_fields_and_a_game_over_names_th
         page.locator("#board [data-action]").first.click()
         page.wait_for_function("(n) => document.querySelector('#board').dataset.plies !== n", arg=plies)
     status = page.inner_text("#status")
-    assert "game over:" in status and "wins" in status and not RAW_RESULT.search(status), status
+    assert "game over:" in status and not RAW_RESULT.search(status), status
     assert "you (" in status and "random (" in status  # both players, by name and colour
+    # the verb agrees with its subject: "you (orange) win", "you (orange) have no legal move left"
+    assert re.search(r"you \(\w+\) (win|have)\b|random \(\w+\) wins\b", status), status
+    assert not re.search(r"you \(\w+\) (wins|has)\b", status), status
     page.screenshot(path=str(shots / "play-over.png"), full_page=True)

@@ -35,9 +35,10 @@ from gridarena.core.clock import DEFAULT_GRACE
 from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import CLOCK_KINDS, TimeSpec, game_clock
 from gridarena.core.play import GameRecord, Recorder, Turn, play_game
-from gridarena.core.registry import make, make_bot
+from gridarena.core.registry import game_words, make, make_bot
 from gridarena.core.specs import parse_spec, split_players
 from gridarena.core.types import JSON, Game, GameState
+from gridarena.core.words import Ending, describe
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +145,7 @@ def play_one(
         return 0
     if not quiet:
         print(record.final_state.to_text(), file=sys.stderr)
-    print(verdict_line(summary))
+    print(verdict_line(summary, record))
     if replay:
         print(f"replay: {summary['replay']}")
     return 0
@@ -210,15 +211,16 @@ def game_summary(
     }
 
 
-def verdict_line(summary: dict[str, JSON]) -> str:
-    """``winner: greedy (normal: player 2 has no legal move) after 23 plies, seed 7``."""
+def verdict_line(summary: dict[str, JSON], record: GameRecord) -> str:
+    """``winner: greedy · random (blue) has no legal move left: greedy (orange) wins · 23 plies, seed 7``:
+    who won, then how, in the game's own words (those of the viewer's pages)."""
     players = summary["players"]
     assert isinstance(players, list)
     ranks = summary["ranks"]
     assert isinstance(ranks, list)
     winners = [str(players[i]) for i, rank in enumerate(ranks) if rank == 1]
     verdict = "draw" if len(winners) == len(players) > 1 else f"winner: {', '.join(winners)}"
-    return (
-        f"{verdict} ({summary['termination']}: {summary['reason']}) after {summary['plies']} plies, "
-        f"seed {summary['seed']}"
-    )
+    ending = Ending(record.outcome, tuple(map(str, players)), record.final_state.result_info())
+    told = describe(game_words(str(summary["game"])), ending)
+    shown = told if len(players) == 1 else f"{verdict} · {told}"  # alone, the score is the verdict
+    return f"{shown} · {summary['plies']} plies, seed {summary['seed']}"

@@ -82,6 +82,33 @@ class Words:
         name = ending.name(seat)
         return f"{name} ({colour})" if colour and colour != name else name
 
+    def does(self, ending: Ending, seat: Player, verb: str) -> str:
+        """The seat and what it did, the verb agreeing with the name: ``greedy (red) has no move``,
+        and for a person playing, ``you (red) have no move`` (``verb`` as for one other player).
+
+        >>> ending = Ending(Outcome((1.0, -1.0)), ("you", "greedy"))
+        >>> Words((Seat("red", "#f00"), Seat("blue", "#00f"))).does(ending, 0, "wins, 3 to 1")
+        'you (red) win, 3 to 1'
+        """
+        return f"{self.who(ending, seat)} {agree(ending.name(seat), verb)}"
+
+
+def agree(subject: str, verb: str) -> str:
+    """``verb`` (for one other player: ``has``, ``wins``) as it reads after ``subject``: changed only
+    for ``you`` (the name of the person in the web's play page).
+
+    >>> agree("you", "has no legal move left"), agree("you", "was disqualified"), agree("you", "crashed")
+    ('have no legal move left', 'were disqualified', 'crashed')
+    """
+    if subject != "you":
+        return verb
+    word = verb.split(" ", 1)[0].rstrip(",;:")
+    plain = _YOU_VERBS.get(word, word[:-1] if word.endswith("s") and not word.endswith("ss") else word)
+    return plain + verb[len(word) :]
+
+
+_YOU_VERBS: Final = {"has": "have", "is": "are", "was": "were", "does": "do"}
+
 
 def describe(words: Words, ending: Ending) -> str:
     """How the game ended, in one sentence: the game's own words, else the common ones."""
@@ -104,7 +131,7 @@ def forfeit(words: Words, ending: Ending) -> str:
     outcome = ending.outcome
     seat = outcome.forfeit_player if outcome.forfeit_player is not None else 0
     verb = FORFEIT_VERBS.get(outcome.termination, outcome.termination)
-    return f"{words.who(ending, seat)} {verb}" + (f" ({outcome.reason})" if outcome.reason else "")
+    return words.does(ending, seat, verb) + (f" ({outcome.reason})" if outcome.reason else "")
 
 
 def standing(words: Words, ending: Ending, scores: Sequence[object] | None = None) -> str:
@@ -113,7 +140,7 @@ def standing(words: Words, ending: Ending, scores: Sequence[object] | None = Non
     returns = ending.outcome.returns
     if len(returns) == 1:
         score = scores[0] if scores else f"{returns[0]:g}"
-        return f"{words.who(ending, 0)} scored {score}"
+        return words.does(ending, 0, f"scored {score}")
 
     def shown(seat: Player) -> str:
         score = "" if scores is None or scores[seat] is None else f" {scores[seat]}"
@@ -126,8 +153,8 @@ def standing(words: Words, ending: Ending, scores: Sequence[object] | None = Non
     if len(returns) == 2:
         (winner,), (loser,) = groups
         if scores is None:
-            return f"{words.who(ending, winner)} wins"
-        return f"{words.who(ending, winner)} wins, {scores[winner]} to {scores[loser]}"
+            return words.does(ending, winner, "wins")
+        return words.does(ending, winner, f"wins, {scores[winner]} to {scores[loser]}")
     first = " and ".join(shown(s) for s in groups[0])
     first += " share first place" if len(groups[0]) > 1 else " first"
     rest = ", ".join(" and ".join(shown(s) for s in group) for group in groups[1:])

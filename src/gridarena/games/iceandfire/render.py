@@ -155,7 +155,7 @@ def describe_ending(ending: Ending, words: Words) -> str | None:
         return None
     winners = ending.winners()
     if not outcome.reason.startswith("turn limit"):
-        return f"{outcome.reason}: {words.who(ending, winners[0])} wins" if len(winners) == 1 else None
+        return f"{outcome.reason}: {words.does(ending, winners[0], 'wins')}" if len(winners) == 1 else None
     scores = ending.info.get("scores")
     if not isinstance(scores, list) or len(scores) != 2:
         return None
@@ -163,7 +163,7 @@ def describe_ending(ending: Ending, words: Words) -> str | None:
         return f"the turns ran out: a draw at {scores[0]} military score each"
     winner = winners[0]
     return (
-        f"the turns ran out: {words.who(ending, winner)} wins on military score "
+        f"the turns ran out: {words.does(ending, winner, 'wins on military score')} "
         f"{scores[winner]} to {scores[1 - winner]}"
     )
 

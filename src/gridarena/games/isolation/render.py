@@ -27,6 +27,7 @@ CELL: Final = 44
 MARGIN: Final = 22  # room for the coordinates
 FOOTER: Final = 26
 PLAYER_COLOURS: Final = ("#d35400", "#2471a3")
+SEAT_NAMES: Final = ("orange", "blue")
 FILL: Final = {".": "#f4f1ea", "#": "#8c8c8c", "1": "#f4f1ea", "2": "#f4f1ea"}
 
 
@@ -52,10 +53,19 @@ def _legal_dots(state: State) -> list[str]:
 
 
 def _status(state: State) -> str:
+    """The caption under the board, the players by number and colour (their names are the page's)."""
     outcome = state.outcome()
-    if outcome is not None:
-        return f"ply {state.ply} · over: {outcome.reason or outcome.termination}"
-    return f"ply {state.ply} · player {state.mover() + 1} to move"
+    if outcome is None:
+        return f"ply {state.ply} · {_player(state.mover())} to move"
+    if outcome.termination == "normal" and len(outcome.returns) == 2:
+        loser = 0 if outcome.returns[0] < outcome.returns[1] else 1
+        return f"ply {state.ply} · over: {_player(loser)} has no legal move, {_player(1 - loser)} wins"
+    return f"ply {state.ply} · over: {outcome.reason or outcome.termination}"
+
+
+def _player(seat: int) -> str:
+    """``player 2 (blue)``: as numbered on the board, with its colour."""
+    return f"player {seat + 1} ({SEAT_NAMES[seat]})"
 
 
 def render_svg(state: State, *, last_action: Cell | None = None) -> str:
@@ -132,7 +142,7 @@ def describe_ending(ending: Ending, words: Words) -> str | None:
     if outcome.termination != "normal" or len(outcome.returns) != 2:
         return None
     loser = 0 if outcome.returns[0] < outcome.returns[1] else 1
-    return f"{words.who(ending, loser)} has no legal move left: {words.who(ending, 1 - loser)} wins"
+    return f"{words.does(ending, loser, 'has no legal move left')}: {words.does(ending, 1 - loser, 'wins')}"
 
 
 def describe_options(game: Game[Any]) -> list[tuple[str, str]]:
@@ -141,7 +151,7 @@ def describe_options(game: Game[Any]) -> list[tuple[str, str]]:
 
 
 WORDS: Final = Words(
-    seats=(Seat("orange", PLAYER_COLOURS[0]), Seat("blue", PLAYER_COLOURS[1])),
+    seats=tuple(Seat(name, colour) for name, colour in zip(SEAT_NAMES, PLAYER_COLOURS, strict=True)),
     describe=describe_ending,
     options=describe_options,
 )

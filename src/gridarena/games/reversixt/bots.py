@@ -79,7 +79,8 @@ def _strong_factory(
     weights to change, ``"stable=48/24,frontier=0/0"`` (term=early/late, :func:`.ai.search.parse_weights`).
     ``ref``: whom the searcher's value is measured against, ``neighbours`` (the players just above and
     below him), ``leader`` (the strongest other) or ``field`` (the others' mean); ``static``: 1 evaluates
-    the leaves of paranoid and max^n search without the mover's mobility (faster, deeper).
+    the leaves of paranoid and max^n search without the mover's mobility (faster, deeper);
+    ``evaluation``: ``map`` (the map-reading evaluation) or ``strong`` (the full one).
     ``search`` (``best`` and ``best_v1`` only): ``paranoid``, ``brs`` or ``maxn`` instead of the
     map's choice. ``None`` keeps the algorithm's default."""
 
@@ -96,9 +97,11 @@ def _strong_factory(
         swap_whole: int | None = None,
         ref: str | None = None,
         static: int | None = None,
+        evaluation: str | None = None,
     ) -> SearchBot:
         return _build(
-            name, mode, evaluation, seed, margin, pacing if pacing is not None else int(default_pacing),
+            name, mode, evaluation or default_evaluation, seed, margin,
+            pacing if pacing is not None else int(default_pacing),
             None, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, multi, multi_from,
         )  # fmt: skip
 
@@ -115,14 +118,16 @@ def _strong_factory(
         swap_whole: int | None = None,
         ref: str | None = None,
         static: int | None = None,
+        evaluation: str | None = None,
         search: str | None = None,
     ) -> SearchBot:
         return _build(
-            name, mode, evaluation, seed, margin, pacing if pacing is not None else int(default_pacing),
+            name, mode, evaluation or default_evaluation, seed, margin,
+            pacing if pacing is not None else int(default_pacing),
             search, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, multi, multi_from,
         )  # fmt: skip
 
-    default_pacing = pacing
+    default_pacing, default_evaluation = pacing, evaluation
     factory = make_chosen if mode == "best" else make
     factory.__name__ = factory.__qualname__ = f"make_{name}_bot"
     factory.__doc__ = doc + "\n\n" + (_strong_factory.__doc__ or "").split("\n\n", 1)[1]

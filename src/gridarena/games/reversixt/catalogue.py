@@ -44,6 +44,11 @@ _SEARCH: Final[dict[str, Param]] = {
     "static": Int(
         0, 1, optional=True, default=None, help="1: paranoid and max^n leaves without the mover's mobility"
     ),
+    "evaluation": Choice(
+        ("map", "strong"),
+        default=None,
+        help="the map-reading evaluation (best's) or the full one (paranoid's, brs', best_v1's)",
+    ),
 }
 # ``best`` and ``best_v1`` choose their search by the map; ``search`` overrides the choice.
 _CHOSEN: Final[dict[str, Param]] = {

@@ -35,6 +35,8 @@ from gridarena.games.reversixt.rules import ReversiState, status_lines
 
 #: Player colours 1..8 (index 0 unused): distinct on screen and in print.
 COLOURS = ("", "#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+#: The colours' names, by map player (index 0 unused), as :data:`COLOURS` draws the stones.
+COLOUR_NAMES = ("", "red", "blue", "green", "orange", "purple", "brown", "pink", "cyan")
 
 
 def _edge(x: int, y: int, d: int, cell: int, margin: int) -> tuple[float, float]:
@@ -49,7 +51,11 @@ def _status(state: ReversiState) -> str:
         return status_lines(state)[0]
     scores, ranks = state.scores(), state.ranks()
     order = sorted(range(state.players), key=lambda k: ranks[k])
-    shown = [f"player {k + 1} ({'disqualified' if scores[k] is None else scores[k]})" for k in order]
+    shown = [
+        f"player {k + 1} ({COLOUR_NAMES[k + 1]}, "
+        + ("disqualified)" if scores[k] is None else f"{scores[k]} stone{'s' if scores[k] != 1 else ''})")
+        for k in order
+    ]
     return "game over: " + (f"{shown[0]} first, then {', '.join(shown[1:])}" if len(shown) > 1 else shown[0])
 
 
@@ -146,10 +152,6 @@ def render_svg(
     return "".join(parts)
 
 
-#: The colours' names, by map player (index 0 unused), as :data:`COLOURS` draws the stones.
-COLOUR_NAMES = ("", "red", "blue", "green", "orange", "purple", "brown", "pink", "cyan")
-
-
 def describe_ending(ending: Ending, words: Words) -> str | None:
     """``greedy (green) first with 212 stones, then random (red) 180, ...``, or for two players
     ``greedy (red) wins with 40 stones to 24``; disqualifications follow with their reasons."""
@@ -174,7 +176,7 @@ def describe_ending(ending: Ending, words: Words) -> str | None:
     disqualified = ending.info.get("disqualified")
     if isinstance(disqualified, dict):
         for player, why in disqualified.items():
-            text += f"; {words.who(ending, int(player) - 1)} was disqualified ({why})"
+            text += f"; {words.does(ending, int(player) - 1, 'was disqualified')} ({why})"
     return text
 
 
