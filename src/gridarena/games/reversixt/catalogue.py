@@ -44,6 +44,13 @@ _SEARCH: Final[dict[str, Param]] = {
     "static": Int(
         0, 1, optional=True, default=None, help="1: paranoid and max^n leaves without the mover's mobility"
     ),
+    "apart": Int(
+        0,
+        64,
+        optional=True,
+        default=None,
+        help="phase 1: players with no stone within this many steps of the searcher's group are passed over (0: never)",
+    ),
     "evaluation": Choice(
         ("map", "strong"),
         default=None,

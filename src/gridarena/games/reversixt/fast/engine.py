@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from gridarena.games.reversixt.fast import kernels as K
 from gridarena.games.reversixt.fast import layout as L
 from gridarena.games.reversixt.fast import maxn as X
 from gridarena.games.reversixt.fast import search as S
@@ -132,6 +133,8 @@ class Engine:
     depth 3 (4) and more (0: none). ``rank_ref``: whom the searcher's value is measured against
     (:data:`.layout.RANK_REF`: his rank neighbours, the leader among the others, or their mean).
     ``static_leaves``: 1 evaluates paranoid and max^n leaves without the mover's mobility.
+    ``apart``: in phase 1, players with no stone within this many steps of the searcher's group
+    (:meth:`apart_from`) are passed over by the search and left out of his reference (0: never).
     """
 
     def __init__(
@@ -152,6 +155,7 @@ class Engine:
         swap_whole: int = 0,
         rank_ref: int = L.NEIGHBOURS,
         static_leaves: int = 0,
+        apart: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         step = step_array(m)
@@ -173,6 +177,11 @@ class Engine:
         self.ctl[L.SWAP_WHOLE] = swap_whole
         self.ctl[L.RANK_REF] = rank_ref
         self.ctl[L.STATIC_LEAVES] = static_leaves
+        self.apart = apart if mode != "maxn" else 0  # max^n values every player: no one is apart
+        self._dist = np.zeros(b.n, dtype=np.int64)
+        self._queue = np.zeros(b.n, dtype=np.int64)
+        self._links = np.zeros((9, 9), dtype=np.int64)
+        self._linked = False  # every player linked to the searcher's group: nothing to compute
         terms = {**MAP_WEIGHTS, **(weights or {})}
         for t, name in enumerate(L.TERMS):
             self.ctl[L.W2 + 2 * t], self.ctl[L.W2 + 2 * t + 1] = terms[name]
@@ -193,6 +202,7 @@ class Engine:
         """Forget the table and the history (a new game)."""
         self.tt[:] = 0
         self.hist[:] = 0
+        self._linked = False
 
     def out_of_reach(self, root: int) -> np.ndarray:
         """The elimination rule: players whose stone gap to ``root`` no remaining bomb can close.
@@ -210,6 +220,35 @@ class Engine:
             if k != root and abs(int(st[COUNT + k]) - int(st[COUNT + root])) > reach:
                 ign[k] = 1
         return ign
+
+    def apart_from(self, root: int) -> np.ndarray:
+        """The players apart from ``root`` in the loaded position (1 at ``[k]``; :data:`.layout.APART`).
+
+        Players are linked when a stone of one lies within ``apart`` steps (neighbours and
+        transitions, over fields that are not holes) of a stone of the other; ``root``'s group is
+        every player linked to him directly or through others, and the rest are apart: on a map
+        where the players start on separate islands (``comp2024_04_8p``: players 1-4 and 5-8, 30
+        rows between them) no move of theirs can touch his stones within the search's horizon,
+        so the search spends its plies on the players who can. Only in phase 1 (a bomb reaches any
+        field), never with max^n, and never when ``apart`` is 0. In phase 1 stones are never
+        removed, so a player once linked stays linked."""
+        b, p = self.board, self.map.players
+        out = np.zeros(9, dtype=np.int64)
+        if not self.apart or b.st[PHASE] != 1 or self._linked:
+            return out
+        K.reach_links(b.cells, b.geo, p, self.apart, self._dist, self._queue, self._links)
+        links = self._links
+        group, todo = {root}, [root]
+        while todo:
+            i = todo.pop()
+            for j in range(1, p + 1):
+                if j not in group and (links[i, j] or links[j, i]):
+                    group.add(j)
+                    todo.append(j)
+        for k in range(1, p + 1):
+            out[k] = int(k not in group and not b.st[DISQ + k])
+        self._linked = not out.any()  # stays so for the rest of phase 1 (until :meth:`clear`)
+        return out
 
     def root_view(self, root: int, count: int) -> RootView:
         """What the time management looks at in the loaded position (its moves in row 0)."""
@@ -262,6 +301,10 @@ class Engine:
         ctl[L.NODE_LIMIT] = -1 if nodes is None else nodes
         ctl[L.CPU_CLOCK] = int(cpu)
         self.ign[:] = self.out_of_reach(root)
+        apart = self.apart_from(root)
+        if not np.array_equal(apart[1:], ctl[L.APART + 1 : L.APART + 9]):
+            self.tt[:] = 0  # the table's values measured R against another set of players
+            ctl[L.APART : L.APART + 9] = apart
         best = (int(b.moves[0, 0]) & S.MOVE_MASK) | (root << S.MOVER_SHIFT)
         score, completed, partial = 0, 0, False
         limit = MAX_DEPTH if max_depth is None else max(1, min(max_depth, MAX_DEPTH))

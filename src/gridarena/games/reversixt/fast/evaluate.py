@@ -26,6 +26,7 @@ from gridarena.games.reversixt.fast.kernels import (
     kernel,
 )
 from gridarena.games.reversixt.fast.layout import (
+    APART,
     BOMBS,
     BONUS_REACH,
     CORNER_NEXT,
@@ -128,7 +129,8 @@ def _ranked(
 ) -> int:  # fmt: skip
     """R's value (:func:`_player_value`) against his rank neighbours (the student report's ranking
     heuristic: the mean of the players just above and just below R; ``ctl[RANK_REF]`` may name the
-    strongest other player or the mean of the others instead), plus the mobility of the player
+    strongest other player or the mean of the others instead; in phase 1 not the players apart from R,
+    :data:`.layout.APART`), plus the mobility of the player
     to move in phase 1 (for R or against him). With ``swap`` (:func:`swap_control`, two players) the
     gap moves towards ``swap * |gap|``, ``ctl[W_SWAP]`` quarters of the way."""
     total = 0
@@ -140,7 +142,7 @@ def _ranked(
     above, below = INF, -INF
     others, top, sum_others = 0, -INF, 0
     for k in range(1, st[P] + 1):
-        if k == r or st[DISQ + k]:
+        if k == r or st[DISQ + k] or (st[PHASE] == 1 and ctl[APART + k]):
             continue
         others += 1
         v = _player_value(st, k, ws, fill, ctl, ev, base)

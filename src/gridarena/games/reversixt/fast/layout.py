@@ -56,7 +56,11 @@ or :data:`FIELD` (the mean of the others)."""
 STATIC_LEAVES: Final = RANK_REF + 1
 """``ctl[STATIC_LEAVES]``: 1 evaluates paranoid and max^n leaves without generating the mover's moves
 (no mobility term; BRS's leaves are always static), which takes the search deeper on large boards."""
-CTL_SLOTS: Final = STATIC_LEAVES + 1
+APART: Final = STATIC_LEAVES + 1
+"""``ctl[APART + k]`` (players 1..8): 1 where player k is apart from R in phase 1 (no stone of his
+within the engine's ``apart`` steps of R's group, :meth:`.engine.Engine.apart_from`): the search
+passes over his turns and the evaluation measures R against the others only."""
+CTL_SLOTS: Final = APART + 9
 NEIGHBOURS, LEADER, FIELD = 0, 1, 2
 """``ctl[RANK_REF]``'s values."""
 

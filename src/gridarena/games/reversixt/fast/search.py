@@ -27,6 +27,7 @@ from gridarena.games.reversixt.fast.evaluate import INF, leaf_value, terminal_va
 from gridarena.games.reversixt.fast.kernels import EXPANSION, HOLE, STEP, gen_phase1, kernel, make, unmake
 from gridarena.games.reversixt.fast.layout import (
     ABORT,
+    APART,
     BOMBS,
     BRS,
     CHECK_EVERY,
@@ -247,23 +248,27 @@ def node_moves(
             else:
                 n = 0
                 for k in range(1, p + 1):
-                    if k != r and st[DISQ + k] == 0:
+                    if k != r and st[DISQ + k] == 0 and ctl[APART + k] == 0:
                         got = gen_phase1(k, cells, geo, st, moves, ply, n)
                         _tag(moves, ply, n, got, k)
                         n += got
                 if n > 0:
                     return _prune_overrides(moves, ply, n, cells, ctl), 0
-        st[PHASE] = 2
+        # Neither R nor an opponent of his group can move: the real order below finds the players
+        # apart from him, if any can, else ends phase 1.
     last = st[LAST]
     if st[PHASE] == 1:
-        for j in range(1, p + 1):
-            k = (last + j - 1) % p + 1
-            if st[DISQ + k]:
-                continue
-            n = gen_phase1(k, cells, geo, st, moves, ply, 0)
-            if n > 0:
-                _tag(moves, ply, 0, n, k)
-                return _prune_overrides(moves, ply, n, cells, ctl), 1 if k == r else 0
+        # The real order, first without the players apart from R (:data:`.layout.APART`), who move
+        # only when no one else can (phase 1 ends when no player has a move).
+        for apart in range(2):
+            for j in range(1, p + 1):
+                k = (last + j - 1) % p + 1
+                if st[DISQ + k] or ctl[APART + k] != apart:
+                    continue
+                n = gen_phase1(k, cells, geo, st, moves, ply, 0)
+                if n > 0:
+                    _tag(moves, ply, 0, n, k)
+                    return _prune_overrides(moves, ply, n, cells, ctl), 1 if k == r else 0
         st[PHASE] = 2
     if st[PHASE] == 2 and st[NONHOLE] > 0:
         for j in range(1, p + 1):
