@@ -227,11 +227,13 @@ class Engine:
         Players are linked when a stone of one lies within ``apart`` steps (neighbours and
         transitions, over fields that are not holes) of a stone of the other; ``root``'s group is
         every player linked to him directly or through others, and the rest are apart: on a map
-        where the players start on separate islands (``comp2024_04_8p``: players 1-4 and 5-8, 30
-        rows between them) no move of theirs can touch his stones within the search's horizon,
+        where the players start on separate islands (``comp2024_04_8p``: players 1-4 and 5-8, about
+        30 rows between them) no move of theirs can touch his stones within the search's horizon,
         so the search spends its plies on the players who can. Only in phase 1 (a bomb reaches any
-        field), never with max^n, and never when ``apart`` is 0. In phase 1 stones are never
-        removed, so a player once linked stays linked."""
+        field), never with max^n, and never when ``apart`` is 0. Once every player is linked, the
+        game's later searches skip the computation: phase 1 removes no stone (a capture only changes
+        its colour), so the islands have met for good (a player captured down to his last stones
+        stays counted as linked)."""
         b, p = self.board, self.map.players
         out = np.zeros(9, dtype=np.int64)
         if not self.apart or b.st[PHASE] != 1 or self._linked:
