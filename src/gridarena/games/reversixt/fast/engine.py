@@ -15,7 +15,6 @@ from typing import Any, Final
 
 import numpy as np
 
-from gridarena.games.reversixt.fast import kernels as K
 from gridarena.games.reversixt.fast import layout as L
 from gridarena.games.reversixt.fast import maxn as X
 from gridarena.games.reversixt.fast import search as S
@@ -238,7 +237,7 @@ class Engine:
         out = np.zeros(9, dtype=np.int64)
         if not self.apart or b.st[PHASE] != 1 or self._linked:
             return out
-        K.reach_links(b.cells, b.geo, p, self.apart, self._dist, self._queue, self._links)
+        S.reach_links(b.cells, b.geo, p, self.apart, self._dist, self._queue, self._links)
         links = self._links
         group, todo = {root}, [root]
         while todo:

@@ -334,43 +334,6 @@ def _occupy(c: int, geo: np.ndarray, delta: int) -> None:
 
 
 @kernel
-def reach_links(
-    cells: np.ndarray, geo: np.ndarray, p: int, reach: int, dist: np.ndarray, queue: np.ndarray, links: np.ndarray
-) -> None:  # fmt: skip
-    """``links[i, j] = 1`` where a stone of player j lies within ``reach`` steps of a stone of player i
-    (single steps and transitions, over every field that is not a hole), for players 1..p.
-
-    One breadth-first search per player, ``dist`` and ``queue`` (one entry per field) its scratch."""
-    n = cells.shape[0]
-    for i in range(links.shape[0]):
-        for j in range(links.shape[1]):
-            links[i, j] = 0
-    for i in range(1, p + 1):
-        tail = 0
-        for x in range(n):
-            dist[x] = -1
-            if cells[x] == i:
-                dist[x] = 0
-                queue[tail] = x
-                tail += 1
-        head = 0
-        while head < tail:
-            x = queue[head]
-            head += 1
-            v = cells[x]
-            if 1 <= v <= p:
-                links[i, v] = 1
-            if dist[x] >= reach:
-                continue
-            for d in range(8):
-                s = geo[STEP, x * 8 + d]
-                if s >= 0 and dist[s >> 3] < 0 and cells[s >> 3] != HOLE:
-                    dist[s >> 3] = dist[x] + 1
-                    queue[tail] = s >> 3
-                    tail += 1
-
-
-@kernel
 def rebuild(cells: np.ndarray, geo: np.ndarray) -> None:
     """Compute ``step`` and the occupied-neighbour counts of a whole board (a loaded position)."""
     n = len(cells)
