@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Final
 from xml.sax.saxutils import escape
 
-from gridarena.core.types import Game
+from gridarena.core.types import Game, Outcome
 from gridarena.core.words import Ending, Seat, Words
 from gridarena.games.isolation.formats import cell_chars, cell_to_text
 from gridarena.games.isolation.rules import Cell, State
@@ -58,9 +58,14 @@ def _status(state: State) -> str:
     if outcome is None:
         return f"ply {state.ply} · {_player(state.mover())} to move"
     if outcome.termination == "normal" and len(outcome.returns) == 2:
-        loser = 0 if outcome.returns[0] < outcome.returns[1] else 1
+        loser = _loser(outcome)
         return f"ply {state.ply} · over: {_player(loser)} has no legal move, {_player(1 - loser)} wins"
     return f"ply {state.ply} · over: {outcome.reason or outcome.termination}"
+
+
+def _loser(outcome: Outcome) -> int:
+    """The seat that ended a normal game without a legal move (the lower return)."""
+    return 0 if outcome.returns[0] < outcome.returns[1] else 1
 
 
 def _player(seat: int) -> str:
@@ -141,7 +146,7 @@ def describe_ending(ending: Ending, words: Words) -> str | None:
     outcome = ending.outcome
     if outcome.termination != "normal" or len(outcome.returns) != 2:
         return None
-    loser = 0 if outcome.returns[0] < outcome.returns[1] else 1
+    loser = _loser(outcome)
     return f"{words.does(ending, loser, 'has no legal move left')}: {words.does(ending, 1 - loser, 'wins')}"
 
 

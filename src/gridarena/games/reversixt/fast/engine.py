@@ -239,13 +239,13 @@ class Engine:
             return out
         S.reach_links(b.cells, b.geo, p, self.apart, self._dist, self._queue, self._links)
         links = self._links
-        group, todo = {root}, [root]
-        while todo:
-            i = todo.pop()
+        group, unvisited = {root}, [root]  # the players linked to root, and those whose links are unread
+        while unvisited:
+            i = unvisited.pop()
             for j in range(1, p + 1):
                 if j not in group and (links[i, j] or links[j, i]):
                     group.add(j)
-                    todo.append(j)
+                    unvisited.append(j)
         for k in range(1, p + 1):
             out[k] = int(k not in group and not b.st[DISQ + k])
         self._linked = not out.any()  # stays so for the rest of phase 1 (until :meth:`clear`)
