@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -274,19 +275,31 @@ async def receive_all(reader: asyncio.StreamReader, handle: Callable[[Message], 
         await handle(message)
 
 
-def open_fds() -> int:
-    """The process's open descriptors once unreachable objects are collected.
+def open_fds() -> frozenset[tuple[str, str]]:
+    """The process's open descriptors, each with what it points to, once unreachable objects are
+    collected.
 
-    Without the collection, a socket or event loop that an earlier test dropped
-    may be closed by the collector in the middle of a test, and the count after
-    it comes out lower than before (CI saw 27 against 30).
+    Tests check that the descriptors after a game are among those before it (``<=``): a socket the
+    game leaked is one that was not there (a reused number points to another inode), while one that
+    an earlier test left behind and the collector or its own thread closed in the meantime is no
+    failure (CI once counted 27 after against 30 before).
     """
     gc.collect()
-    return len(os.listdir("/proc/self/fd"))
+    seen = set()
+    for name in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # the listing's own descriptor is gone by now
+            seen.add((name, os.readlink(f"/proc/self/fd/{name}")))
+    return frozenset(seen)
 
 
 def threads() -> list[str]:
     return sorted(t.name for t in threading.enumerate())
+
+
+def new_threads(before: list[str]) -> list[str]:
+    """The threads running now that were not running at ``before`` (:func:`threads`); a thread of an
+    earlier test that ended meanwhile is not one."""
+    return sorted((Counter(threads()) - Counter(before)).elements())
 
 
 class RecordingBot:

@@ -20,6 +20,7 @@ from net_harness import (
     Trace,
     bot_client,
     disconnect,
+    new_threads,
     open_fds,
     raw_client,
     run_games,
@@ -218,7 +219,7 @@ def test_wait_gives_up_with_a_clear_error_and_closes_what_it_opened() -> None:
 
     fds = open_fds()
     asyncio.run(scenario())
-    assert open_fds() == fds
+    assert open_fds() <= fds
 
 
 def test_a_busy_port_moves_to_the_next_free_one() -> None:
@@ -260,8 +261,8 @@ def test_fifty_eight_player_games_leave_no_task_thread_or_socket_behind(tmp_path
     fds, before = open_fds(), threads()
     results, per_game, tasks_left = asyncio.run(scenario())
     assert tasks_left == 0
-    assert threads() == before
-    assert open_fds() == fds
+    assert new_threads(before) == []
+    assert open_fds() <= fds
     assert len(results) == games and [r.number for r in results] == list(range(1, games + 1))
     assert all(game.statuses == ("ok",) * 8 for game in results)
     assert all(c.finished for seen in per_game for c in seen)
@@ -364,6 +365,6 @@ def test_each_silent_connection_is_let_go_at_its_own_deadline_and_the_waiting_ro
 
     fds = open_fds()
     waited, players = asyncio.run(scenario())
-    assert players == 2 and open_fds() == fds
+    assert players == 2 and open_fds() <= fds
     # The first 64 waited for their own deadline (1 s); the five beyond them found the room full.
     assert all(w >= 0.95 for w in waited[:MAX_WAITING]) and all(w < 0.9 for w in waited[MAX_WAITING:])
