@@ -177,8 +177,9 @@ class Engine:
         self.ctl[L.RANK_REF] = rank_ref
         self.ctl[L.STATIC_LEAVES] = static_leaves
         self.apart = apart if mode != "maxn" else 0  # max^n values every player: no one is apart
-        self._dist = np.zeros(b.n, dtype=np.int64)
-        self._queue = np.zeros(b.n, dtype=np.int64)
+        scratch = b.n if self.apart else 0  # apart_from's search; none when it is off (maps up to 1000x1000)
+        self._dist = np.zeros(scratch, dtype=np.int64)
+        self._queue = np.zeros(scratch, dtype=np.int64)
         self._links = np.zeros((9, 9), dtype=np.int64)
         self._linked = False  # every player linked to the searcher's group: nothing to compute
         terms = {**MAP_WEIGHTS, **(weights or {})}
