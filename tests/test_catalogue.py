@@ -158,6 +158,7 @@ def test_every_bot_describes_itself() -> None:
         lines = describe_bot(name, entry)
         assert lines[0].startswith(f"{name}: ") and entry.summary, (game, name)
         assert len(lines) == 1 + bool(entry.reaches) + len(entry.params)
+        assert not any("default None" in line for line in lines), (game, name)
 
 
 @pytest.mark.parametrize("game", registry.available_games())

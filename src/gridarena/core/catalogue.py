@@ -145,7 +145,12 @@ def describe_bot(name: str, entry: BotEntry) -> list[str]:
     if entry.reaches:
         lines.append("  reaches: " + "; ".join(sorted(r.value for r in entry.reaches)))
     for key, param in entry.params.items():
-        default = "required" if param.default is REQUIRED else f"default {param.default!r}"
+        if param.default is REQUIRED:
+            default = "required"
+        elif param.default is None:
+            default = "not set by default"  # the bot's own choice, e.g. per map or per player count
+        else:
+            default = f"default {param.default!r}"
         extra = f" ({param.help})" if param.help else ""
         lines.append(f"  {key}: {param.describe()}; {default}{extra}")
     return lines
