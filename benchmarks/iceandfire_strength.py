@@ -11,7 +11,9 @@ time, so the machine's load changes no verdict). It prints, per opponent, the ga
 drawn, the score with its Wilson 95 % interval, how the losses came (HQ taken on which turns,
 on points, forfeits) and the bot's turn times (p50 and p99 of CPU and wall, first turns apart), then
 the whole pool's total, and the Elo of the bot against each opponent with its 95 % interval (the
-pentanomial model: the two seats of a seed are a pair). ``--json FILE`` also writes every game.
+pentanomial model: the two seats of a seed are a pair). ``--economy`` adds both sides' income, gold and
+units' levels at the start of the bot's turns 4-16, won and lost games apart (where the lost ones
+fall behind). ``--json FILE`` also writes every game, with those figures at every turn.
 
 ``--baseline SPEC`` makes it an SPRT of the bot against a baseline over the whole pool: seed after
 seed, both play every opponent in both seats, and each game of the bot is scored against the
@@ -59,6 +61,7 @@ PROGRAMS: dict[str, tuple[str, str]] = {
     "vkandoba": ("mono {ext}/vkandoba/bot.exe", "{ext}/vkandoba/bot.exe"),
     "brendan": ("mono {ext}/brendangiraudet/bot.exe", "{ext}/brendangiraudet/bot.exe"),
     "waimanwong": ("mono {ext}/waimanwong/bot.exe", "{ext}/waimanwong/bot.exe"),
+    "morozec": ("mono {ext}/morozec/bot.exe", "{ext}/morozec/bot.exe"),
 }
 
 #: Our sparring styles (the registry's bots), for ``--pool styles``.
@@ -113,6 +116,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
+class Economy:
+    """A recorder of both sides' income, gold and units' levels at the start of each turn of ``seat``:
+    rows of (turn, income, the opponent's, gold, the opponent's, levels, the opponent's)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.rows: list[list[int]] = []
+
+    def turn(self, turn: Any, state: Any) -> None:
+        if state.result is None and state.player == self.seat:
+            sides = (self.seat, 1 - self.seat)
+            levels = [sum(u.level for u in state.units if u.owner == p) for p in sides]
+            self.rows.append(
+                [state.turn, *(state.income[p] for p in sides), *(state.gold[p] for p in sides), *levels]
+            )
+
+    def result(self, record: Any) -> None:
+        pass
+
+
 def play_one(
     game: Any, args: argparse.Namespace, bot: str, spec: str, seed: int, seat: int
 ) -> dict[str, Any]:
@@ -120,8 +143,10 @@ def play_one(
     ours, theirs = make_bot(game, bot), opponent(game, spec)
     bots = [ours, theirs] if seat == 0 else [theirs, ours]
     clock = game_clock(args.time, 2, clock=args.clock)
+    economy = Economy(seat)
+    economy.turn(None, game.new_initial_state(seed=seed))  # red's first turn: a recorder sees only later ones
     try:
-        record = play_game(game, bots, seed=seed, names=["a", "b"], clock=clock)
+        record = play_game(game, bots, seed=seed, names=["a", "b"], clock=clock, recorders=[economy])
     finally:
         if hasattr(theirs, "close"):
             theirs.close()
@@ -140,6 +165,7 @@ def play_one(
         "turns": record.final_state.result_info().get("turns"),
         "cpu_ms": [t.cpu_ms for t in mine[1:]],
         "wall_ms": [t.wall_ms for t in mine[1:]],
+        "economy": economy.rows,
     }
     if not args.quiet:
         print(
@@ -288,6 +314,32 @@ def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
     return rows
 
 
+#: The turns at which ``--economy`` shows the two sides.
+ECONOMY_TURNS = (4, 8, 10, 12, 16)
+
+
+def economy_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """Per result (won, lost) and turn of :data:`ECONOMY_TURNS`: the games still going and the means of
+    both sides' income, gold and units' levels at the start of the bot's turn."""
+    rows: list[tuple[str, ...]] = []
+    for result in ("win", "loss"):
+        chosen = [g for g in games if g["result"] == result]
+        for turn in ECONOMY_TURNS:
+            at = [r for g in chosen for r in g["economy"] if r[0] == turn]
+            if not at:
+                continue
+            mean = [statistics.fmean(r[k] for r in at) for k in range(1, 7)]
+            rows.append(
+                (
+                    "won" if result == "win" else "lost",
+                    str(turn),
+                    f"{len(at)} of {len(chosen)}",
+                    *(f"{mean[k]:.1f} v {mean[k + 1]:.1f}" for k in (0, 2, 4)),
+                )
+            )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -306,6 +358,11 @@ def main() -> None:
     parser.add_argument("--baseline", help="an SPRT of --bot against this bot over the pool")
     parser.add_argument("--sprt", default="0,10", help="the SPRT's elo0,elo1 (normalized Elo)")
     parser.add_argument("--play-on", action="store_true", help="with --baseline: play every seed")
+    parser.add_argument(
+        "--economy",
+        action="store_true",
+        help="also the two sides' income, gold and units' levels at turns 4-16, won and lost games apart",
+    )
     args = parser.parse_args()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     start = time.perf_counter()
@@ -353,6 +410,13 @@ def main() -> None:
         print("|" + " --- |" * 6)
         for row in pairs:
             print("| " + " | ".join(row) + " |")
+    if args.economy:
+        for bot in dict.fromkeys(g["bot"] for g in games):
+            print(f"\n{bot}, at the start of its turns (means; ours v the opponent's):")
+            print("| result | turn | games going on | income | gold | units' levels |")
+            print("|" + " --- |" * 6)
+            for row in economy_rows([g for g in games if g["bot"] == bot]):
+                print("| " + " | ".join(row) + " |")
     if args.json:
         Path(args.json).write_text(json.dumps(games, indent=1))
 

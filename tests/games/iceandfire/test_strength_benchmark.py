@@ -1,0 +1,44 @@
+"""``benchmarks/iceandfire_strength.py``: the economy it records and the table ``--economy`` prints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import iceandfire_strength as strength  # noqa: E402
+
+
+def test_economy_rows_average_each_turn_over_the_games_still_going() -> None:
+    games = [
+        {"result": "win", "economy": [[8, 10, 20, 30, 0, 4, 6], [10, 12, 20, 0, 0, 6, 6]]},
+        {"result": "win", "economy": [[8, 20, 10, 10, 2, 2, 4]]},  # over before turn 10
+        {"result": "loss", "economy": [[8, 1, 2, 3, 4, 5, 6]]},
+    ]
+    rows = strength.economy_rows(games)
+    assert rows[0] == ("won", "8", "2 of 2", "15.0 v 15.0", "20.0 v 1.0", "3.0 v 5.0")
+    assert rows[1] == ("won", "10", "1 of 2", "12.0 v 20.0", "0.0 v 0.0", "6.0 v 6.0")
+    assert rows[2] == ("lost", "8", "1 of 1", "1.0 v 2.0", "3.0 v 4.0", "5.0 v 6.0")
+    assert len(rows) == 3  # no row for a turn no game reached
+
+
+def test_a_run_records_both_sides_at_the_start_of_each_turn_and_prints_the_table(tmp_path: Path) -> None:
+    out = tmp_path / "games.json"
+    command = [sys.executable, str(BENCHMARKS / "iceandfire_strength.py"), "--bot", "postmortem"]
+    command += ["--pool", "wood1", "--seeds", "1", "--quiet", "--economy", "--json", str(out)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "| result | turn | games going on | income | gold | units' levels |" in run.stdout
+    games = json.loads(out.read_text())
+    assert [g["seat"] for g in games] == [0, 1]
+    for game in games:
+        turns = [row[0] for row in game["economy"]]
+        assert turns == sorted(set(turns)) and turns[0] == 1, turns  # one row per turn of the bot
+        assert all(len(row) == 7 for row in game["economy"])
+    red, blue = (game["economy"] for game in games)
+    assert red[0] == [1, 1, 2, 21, 20, 0, 0]  # turn 1: red's HQ, blue's HQ and (11,10); 20 gold and income
+    assert blue[0][0] == 1 and blue[0][5] == 0 and blue[0][6] > 0  # blue's first turn: after red's trains
