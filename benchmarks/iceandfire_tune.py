@@ -38,18 +38,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iceandfire_strength import EXT, POINTS, expand_pool, play_one
 
 from gridarena.core.registry import make
+from gridarena.games.iceandfire.ai.best import BestBot
 
 
 @dataclass(frozen=True)
 class Param:
-    """A tuned weight of ``best``: its start (today's default), step ``c`` and bounds."""
+    """A tuned weight of ``best``: its step ``c`` and bounds; it starts at ``best``'s default."""
 
     name: str
-    start: float
     c: float
     low: float
     high: float
     integer: bool = False
+
+    @property
+    def start(self) -> float:
+        return float(getattr(BestBot, self.name))
 
     def clip(self, value: float) -> float:
         return min(self.high, max(self.low, value))
@@ -61,13 +65,13 @@ class Param:
 #: The judge's weights (``ai/judge.py``'s ``evaluate``), the gold kept back, the opening's train
 #: threshold and how much claiming values compactness; each step ``c`` about a quarter of its value.
 PARAMS = (
-    Param("gold_weight", 0.6, 0.15, 0.0, 3.0),
-    Param("unit_weight", 0.5, 0.15, 0.0, 3.0),
-    Param("room_weight", 2.0, 0.5, 0.0, 8.0),
-    Param("hq_danger", 60.0, 15.0, 0.0, 300.0),
-    Param("reserve", 10.0, 4.0, 0.0, 40.0, integer=True),
-    Param("opening_gain", 1.5, 0.5, -2.0, 6.0),
-    Param("compact", 0.2, 0.1, 0.0, 2.0),
+    Param("gold_weight", 0.15, 0.0, 3.0),
+    Param("unit_weight", 0.15, 0.0, 3.0),
+    Param("room_weight", 0.5, 0.0, 8.0),
+    Param("hq_danger", 15.0, 0.0, 300.0),
+    Param("reserve", 4.0, 0.0, 40.0, integer=True),
+    Param("opening_gain", 0.5, -2.0, 6.0),
+    Param("compact", 0.1, 0.0, 2.0),
 )
 
 
@@ -85,6 +89,25 @@ def step(theta: dict[str, float], signs: dict[str, int], delta: float, rate: flo
 
 def perturbed(theta: dict[str, float], signs: dict[str, int], direction: int) -> dict[str, float]:
     return {p.name: p.clip(theta[p.name] + direction * p.c * signs[p.name]) for p in PARAMS}
+
+
+def read_log(out: Path) -> list[dict[str, Any]]:
+    """The iterations of a log to resume; a line that is not one of them (a run killed in the middle of
+    writing it) is named, with its number, in a SystemExit."""
+    names = {p.name for p in PARAMS}
+    rows: list[dict[str, Any]] = []
+    for number, line in enumerate(out.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            complete = set(row["after"]) == names and row["k"] == len(rows)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"--out {out}, line {number}: not an iteration of this tuner ({exc})") from None
+        if not complete:
+            raise SystemExit(f"--out {out}, line {number}: not iteration {len(rows)} of these parameters")
+        rows.append(row)
+    return rows
 
 
 def main() -> None:
@@ -109,20 +132,21 @@ def main() -> None:
     out = Path(args.out)
     rows: list[dict[str, Any]] = []
     if args.resume and out.exists():
-        rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+        rows = read_log(out)
     elif out.exists() and out.stat().st_size:
         raise SystemExit(f"--out {out}: exists; --resume to go on from it, or name another file")
     theta = dict(rows[-1]["after"]) if rows else {p.name: p.start for p in PARAMS}
-    rng = random.Random(args.first_seed * 7919 + len(rows))
+    play_args = argparse.Namespace(time=args.time, clock=args.clock, quiet=True)
     start = time.perf_counter()
     with out.open("a") as log:
         for k in range(len(rows), args.iterations):
             opponent = specs[k % len(specs)]
             seed = args.first_seed + k // len(specs)
+            # Each iteration's signs from its own number: a resumed run draws what an unbroken one would.
+            rng = random.Random(args.first_seed * 7919 + k)
             signs = {p.name: rng.choice((-1, 1)) for p in PARAMS}
             plus, minus = spec(perturbed(theta, signs, 1)), spec(perturbed(theta, signs, -1))
             points = {"plus": 0.0, "minus": 0.0}
-            play_args = argparse.Namespace(time=args.time, clock=args.clock, quiet=True)
             for seat in (0, 1):
                 points["plus"] += POINTS[play_one(game, play_args, plus, opponent, seed, seat)["result"]]
                 points["minus"] += POINTS[play_one(game, play_args, minus, opponent, seed, seat)["result"]]

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
@@ -41,3 +43,17 @@ def test_a_run_logs_every_iteration_refuses_to_overwrite_and_resumes(tmp_path: P
     assert resumed.returncode == 0, resumed.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["k"] for r in rows] == [0, 1] and rows[1]["before"] == rows[0]["after"]
+
+
+def test_a_log_cut_off_in_the_middle_of_a_line_is_named_not_resumed(tmp_path: Path) -> None:
+    theta = {p.name: p.start for p in tune.PARAMS}
+    whole = json.dumps({"k": 0, "after": theta})
+    log = tmp_path / "tune.jsonl"
+    log.write_text(whole + "\n" + whole[:40])  # a run killed while it wrote its second line
+    with pytest.raises(SystemExit, match=r"tune.jsonl, line 2: not an iteration of this tuner"):
+        tune.read_log(log)
+    log.write_text(whole + "\n" + whole + "\n")  # iteration 0 twice: not the next one
+    with pytest.raises(SystemExit, match=r"line 2: not iteration 1 of these parameters"):
+        tune.read_log(log)
+    log.write_text(whole + "\n")
+    assert tune.read_log(log) == [{"k": 0, "after": theta}]
