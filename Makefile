@@ -31,8 +31,14 @@ CHROMIUM ?= /usr/bin/chromium
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# The suite runs on $(PYTEST_WORKERS) pytest-xdist workers, except the tests marked `timing` (they check
+# wall-clock deadlines and need the machine to themselves): those run afterwards, alone. A plain
+# `pytest` (or `pytest -m slow`, or `pytest path/to/test.py`) still runs serially, timing tests included.
+PYTEST_WORKERS ?= 2
+
 pytest: $(STAMP) chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m 'not slow and not timing'
+	$(BIN)/pytest -m 'timing and not slow'
 
 test: lint typecheck pytest
 

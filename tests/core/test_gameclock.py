@@ -76,6 +76,7 @@ def test_a_budget_runs_down_and_an_increment_refills_it() -> None:
     assert increment.left(0) == pytest.approx(0.7)
 
 
+@pytest.mark.timing
 def test_the_bot_sees_a_deadline_short_of_its_margin_and_the_referee_a_later_one() -> None:
     clock = GameTimer(TimeSpec.parse("0.2"), players=2, grace=0.05).turn_clock(0)
     assert clock.deadline is not None and clock.hard_deadline is not None

@@ -91,6 +91,7 @@ def run_child(cases: list[tuple[str, str, int]], env: dict[str, str] | None = No
     return result
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("game,bot", NUMBA_BOTS)
 def test_a_numba_bot_loads_its_kernels_before_its_first_move(game: str, bot: str) -> None:
     [(_, before, inside, termination)] = run_child([(game, bot, 8)])
@@ -134,6 +135,7 @@ def cold_run(command: str, cache: dict[str, str]) -> dict[str, Any]:
     return result
 
 
+@pytest.mark.timing
 def test_the_first_timed_move_on_a_fresh_install_is_in_time(cold_cache: dict[str, str]) -> None:
     """``gridarena play`` at 1 s a move: the proxy compiles its search (seconds) before the game."""
     command = "play 'isolation(width=5,height=5)' --players ab_improved_depth,greedy --time 1 --seed 1"
@@ -142,6 +144,7 @@ def test_the_first_timed_move_on_a_fresh_install_is_in_time(cold_cache: dict[str
     assert any(Path(cold_cache["NUMBA_CACHE_DIR"]).rglob("*.nbi"))  # it did compile, into the empty cache
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_timed_tournament_on_a_fresh_install_loses_no_game_on_time(
     cold_cache: dict[str, str], tmp_path: Path
@@ -175,6 +178,7 @@ class SlowStart(BaseBot):
         return Decision("WAIT" if state.game.name == "iceandfire" else state.legal_actions()[-1])
 
 
+@pytest.mark.timing
 def test_a_bot_asked_during_its_warm_up_answers_a_cheap_legal_move_at_once() -> None:
     game = make("isolation(width=5,height=5)")
     slow = SlowStart(1.0)
@@ -206,6 +210,7 @@ def test_the_loop_waits_for_a_warming_bot_and_a_failed_warm_up_is_a_crash() -> N
     assert outcome.reason == "b: warm-up failed: RuntimeError: no kernels here"
 
 
+@pytest.mark.timing
 def test_the_codingame_bot_answers_in_time_during_its_warm_up_then_plays_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

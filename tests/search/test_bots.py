@@ -85,6 +85,7 @@ def test_no_completed_depth_falls_back_to_a_legal_action(factory: Any) -> None:
     assert decision.info["depth"] == 0
 
 
+@pytest.mark.timing
 def test_alphabeta_bot_keeps_its_deadline() -> None:
     state = Isolation(7, 7).new_initial_state().child(24).child(10)
     bot = make_alphabeta_bot(state.game, heuristic=mobility)

@@ -29,6 +29,7 @@ def test_map_prints_the_generator_output(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == format_map(generate(1, "multi"))
 
 
+@pytest.mark.timing
 def test_match_json_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     replay = tmp_path / "m.jsonl"
     assert (

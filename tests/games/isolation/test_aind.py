@@ -298,6 +298,7 @@ def test_knight_moves_match_rules_everywhere() -> None:
         assert got == sorted(knight_targets(cell, 7, 7))
 
 
+@pytest.mark.timing
 def test_load_unmodified_agent_file() -> None:
     module = load_agent_module(AGENT_FILE)
     assert module.BOARD_CLASS_NAME == "Board"

@@ -60,6 +60,7 @@ def test_timer_threshold_convention() -> None:
     assert move in board.get_legal_moves() and alphabeta.completed_depth == 0  # fallback: a legal move
 
 
+@pytest.mark.timing
 def test_alphabeta_stops_on_time() -> None:
     import time
 

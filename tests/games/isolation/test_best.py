@@ -24,6 +24,7 @@ from gridarena.games.isolation.rules import Isolation, State
 from gridarena.games.isolation.solve import canonical, shipped_solution
 
 
+@pytest.mark.timing
 def test_best_bot_meets_a_deadline() -> None:
     best = make_best(Isolation(), seed=2)
     state = State(9, 9).child(40)  # no solution is shipped for 9x9

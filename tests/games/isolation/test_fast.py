@@ -151,6 +151,7 @@ def test_node_budget_is_deterministic() -> None:
     assert first.nodes <= 5_000 + 1_024
 
 
+@pytest.mark.timing
 def test_deadline_is_respected() -> None:
     import time
 

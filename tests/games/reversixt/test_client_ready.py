@@ -40,6 +40,8 @@ from gridarena.games.reversixt.net.protocol import (
 from gridarena.games.reversixt.rules import ReversiXT, wire_move
 
 GRIDARENA = [sys.executable, "-m", "gridarena"]
+#: Every test here times answers on the wall clock: `make test` runs them after the parallel run, alone.
+pytestmark = pytest.mark.timing
 
 
 def sparse_map(side: int, overrides: int = 0) -> bytes:

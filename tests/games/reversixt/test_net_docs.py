@@ -22,6 +22,7 @@ def section() -> str:
     return text[start : end if end > 0 else len(text)]
 
 
+@pytest.mark.timing
 def test_the_shell_example_runs(tmp_path: Path) -> None:
     if shutil.which("bash") is None:
         pytest.skip("bash not found")

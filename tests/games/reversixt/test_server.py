@@ -344,6 +344,7 @@ def test_a_time_control_in_the_arenas_words_offers_what_it_allows_each_move() ->
         ServerConfig(str(OTHELLO8), time=2.0, time_control=TimeSpec.parse("account:2"))
 
 
+@pytest.mark.timing
 def test_each_silent_connection_is_let_go_at_its_own_deadline_and_the_waiting_room_is_bounded() -> None:
     async def closed_after(reader: asyncio.StreamReader, start: float) -> float:
         assert await asyncio.wait_for(reader.read(), 10) == b""  # closed without a word
