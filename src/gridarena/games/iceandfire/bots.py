@@ -95,6 +95,7 @@ def make_best_bot(
     front: bool = BestBot.front,
     opening_border: float = BestBot.opening_border,
     opening_gain: float = BestBot.opening_gain,
+    antiraid: int = BestBot.antiraid,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

@@ -84,6 +84,12 @@ _BEST: Final = {
     ),
     "exposure_later": _share(0.5, "the share of that weight for the turn after"),
     "joins": Flag(default=False, help="chains run on through own cut-off land they reconnect"),
+    "antiraid": Int(
+        0,
+        8,
+        default=6,
+        help="at most this many blocks against the opponent's raid after each variant (0: none)",
+    ),
     "opening_border": Number(
         0, 1e6, closed=True, default=0.0, help="the opening's race less this per side of our border"
     ),
