@@ -1,4 +1,4 @@
-"""The raid (``tactics.raid``: units step in, then the chain of trains that darkens most, as the
+"""The raid (``ai/raid.py``: units step in, then the chain of trains that darkens most, as the
 contest bot ``morozec`` attacks), its replay on another board, and ``best``'s blocks against it."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import pytest
 
 from gridarena.games.iceandfire.ai.best import BestBot
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board
-from gridarena.games.iceandfire.ai.tactics import CELLS, best_cut, darkness, raid, replay_raid
-from gridarena.games.iceandfire.geometry import cell_of
+from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid
+from gridarena.games.iceandfire.ai.tactics import best_cut
+from gridarena.games.iceandfire.geometry import CELLS, cell_of
 from gridarena.games.iceandfire.positions import state_from_rows
 from gridarena.games.iceandfire.rules import IceAndFireState
 

@@ -22,17 +22,8 @@ from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finis
 from gridarena.games.iceandfire.ai.front import on_front, wall
 from gridarena.games.iceandfire.ai.judge import MODELS, SEARCHED, Judge
 from gridarena.games.iceandfire.ai.opening import contact, expand
-from gridarena.games.iceandfire.ai.tactics import (
-    INF,
-    WIN,
-    Plan,
-    darkness,
-    finisher,
-    hq_chain_cost,
-    hq_reach,
-    raid,
-    replay_raid,
-)
+from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid
+from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, finisher, hq_chain_cost, hq_reach
 from gridarena.games.iceandfire.geometry import CELLS, TOWER, xy
 from gridarena.search.errors import SearchAborted
 
@@ -349,11 +340,11 @@ class BestBot(Judge):
 
     def block_raids(self, board: Board, commands: list[str]) -> Board:
         """The ``antiraid`` step, at the end of every variant: up to ``antiraid`` blocks against the
-        opponent's raid next turn (:func:`~gridarena.games.iceandfire.ai.tactics.raid`: its units step
+        opponent's raid next turn (:func:`~gridarena.games.iceandfire.ai.raid.raid`: its units step
         in, then its chain of trains that darkens most of our land), while the raid darkens 6 cells
         or more. Each block is a level-1 unit on one of the raid's cells or a tower on or next to
         them, whichever leaves the least of that raid replayed on the board after it
-        (:func:`~gridarena.games.iceandfire.ai.tactics.replay_raid`), the cheaper of equal ones; it
+        (:func:`~gridarena.games.iceandfire.ai.raid.replay_raid`), the cheaper of equal ones; it
         is placed only when it saves 4 cells or more. Then the next raid is searched."""
         for _ in range(self.antiraid):
             if board.gold[ME] < 10 or self.out_of_time(self.stop_margin + self.step_margin):
