@@ -35,7 +35,7 @@ class _Raid:
     """One search of :func:`raid`: the best chain from a board, and how many steps it played."""
 
     def __init__(self, board: Board, player: int, start: int, steps: list[tuple[str, int, int]]) -> None:
-        self.player, self.start, self.nodes = player, start, 0
+        self.player, self.start, self.nodes, self.checked = player, start, 0, -32
         self.budget = board.gold[player]
         # The best chain so far: (cells darkened, minus the gold spent), the board after it, its steps.
         self.key = (start - darkness(board, player), 0)
@@ -55,7 +55,8 @@ class _Raid:
     ) -> None:
         """Every chain from ``b``: trains next to the ``fresh`` cells (those the last step made active;
         all active land at the root), and at the root each unit's step first (``moves``)."""
-        if self.nodes & 31 == 0:
+        if self.nodes >= self.checked + 32:  # the clock is read every 32 steps or so
+            self.checked = self.nodes
             check_time(b)
         player = self.player
         neighbours = b.info.neighbours
