@@ -112,8 +112,9 @@ class BestBot(Judge):
     exposure_weight = 0.0
     #: Blocks against the opponent's raid at the end of every judged variant (:meth:`block_raids`; 0:
     #: none). Against ``morozec``, whose turns are raids, on fresh seeds 1001-1300 (both seats, 600
-    #: games each): 407 won where 0 won 375, +27 and +10 Elo game by game on the two halves; over
-    #: ``turpif``, ``roout`` and ``postmortem`` +12 [+1, +22] (docs/iceandfire.md).
+    #: games each): 407 won where 0 won 375, +27 and +10 Elo game by game on the two halves; the SPRT
+    #: [0, 10] over ``turpif``, ``roout``, ``morozec`` and ``postmortem``: H1 after 1,100 pairs, +9 Elo
+    #: [+4, +15] (docs/iceandfire.md).
     antiraid = 6
     opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
 

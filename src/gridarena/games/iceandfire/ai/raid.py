@@ -13,6 +13,7 @@ Dijkstra (:mod:`~gridarena.games.iceandfire.ai.tactics`) misses.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 
 from gridarena.games.iceandfire.ai.board import Board
 from gridarena.games.iceandfire.ai.tactics import WIN, Plan, check_time, score_plan
@@ -79,21 +80,27 @@ class _Raid:
         if not moves:
             return
         for src in list(b.units(player)):
-            if b.moved[src] or not b.active[src]:
-                continue
-            level = b.unit_level[src]
-            for n in neighbours[src]:
+            for n, t in _unit_steps(b, src, player):
                 if self.nodes >= RAID_NODES:
                     return
-                if land >> n & 1 or not b.capturable(n, player, level):
-                    continue
-                t = b.copy()
-                if t.move(src, n) != n:
-                    continue
                 self.nodes += 1
                 taken = [*steps, ("MOVE", src, n)]
                 self.offer(t, taken)
                 self.extend(t, (t.act[player] & t.owned[player]) & ~land, depth, taken, False)
+
+
+def _unit_steps(board: Board, src: int, player: int) -> Iterator[tuple[int, Board]]:
+    """Each step the unit on ``src`` may take into a cell not yet its player's active land, if it may
+    still act: the cell, and a copy of the board after it."""
+    if board.moved[src] or not board.active[src]:
+        return
+    level = board.unit_level[src]
+    for n in board.info.neighbours[src]:
+        if (board.owner[n] == player and board.active[n]) or not board.capturable(n, player, level):
+            continue
+        after = board.copy()
+        if after.move(src, n) == n:
+            yield n, after
 
 
 def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: bool = False) -> Plan | None:
@@ -124,19 +131,11 @@ def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: 
     after = base
     moved: list[tuple[str, int, int]] = []
     for src in list(after.units(player)):
-        if after.moved[src] or not after.active[src]:
-            continue
-        level = after.unit_level[src]
         dark = darkness(after, player)
         best_gain, best_board, best_cell = 0.0, None, -1
-        for n in after.info.neighbours[src]:
-            o = after.owner[n]
-            if (o == player and after.active[n]) or not after.capturable(n, player, level):
-                continue
-            b = after.copy()
-            if b.move(src, n) != n:
-                continue
-            gain = WIN if b.won == player else dark - darkness(b, player) + (0.5 if o != e else 0.0)
+        for n, b in _unit_steps(after, src, player):
+            taken = 0.5 if after.owner[n] != e else 0.0
+            gain = WIN if b.won == player else dark - darkness(b, player) + taken
             if gain > best_gain:
                 best_gain, best_board, best_cell = gain, b, n
         if best_board is not None:

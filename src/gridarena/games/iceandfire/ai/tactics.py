@@ -44,7 +44,7 @@ class Plan:
     what: str = ""
     target: int = -1
     cells: list[int] = field(default_factory=list)
-    #: A raid's steps (:func:`raid`): ("MOVE", from, to) or ("TRAIN", level, cell), in order.
+    #: A raid's steps (:func:`~gridarena.games.iceandfire.ai.raid.raid`): ("MOVE", from, to) or ("TRAIN", level, cell), in order.
     steps: list[tuple[str, int, int]] = field(default_factory=list)
 
 
