@@ -7,7 +7,7 @@ import pytest
 
 from gridarena.games.iceandfire.ai.best import BestBot
 from gridarena.games.iceandfire.ai.board import ME, OPP, Board
-from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid
+from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid, unit_mask
 from gridarena.games.iceandfire.ai.tactics import best_cut
 from gridarena.games.iceandfire.geometry import CELLS, cell_of
 from gridarena.games.iceandfire.positions import state_from_rows
@@ -49,6 +49,27 @@ def test_a_raid_keeps_the_cheaper_of_equal_chains_and_finds_nothing_without_gold
     assert darkened(board, plan.board, OPP) == 7  # (2,0) and the six cells beyond it
     assert plan.board.gold[OPP] == 5  # one level-1 unit: the longer chains darken no more
     assert raid(board_of(salient(False, 0)), OPP, 0, 5.0) is None  # no gold, no unit near: nothing
+
+
+def arm(gold: int) -> IceAndFireState:
+    """:func:`salient`'s land and an arm from (1,1) down column 1 to (1,4), where red has a unit."""
+    marks = {(x, 0): "R" for x in range(9)} | {(0, 1): "R"} | {(1, y): "R" for y in range(1, 5)}
+    marks |= {(x, 1): "B" for x in range(2, 11)} | {(11, y): "B" for y in range(1, 12)}
+    return state_from_rows(rows_with(marks), units=[(1, 1, 3, 11, 6), (2, 0, 1, 1, 4)], gold=(10, gold))
+
+
+def test_a_raid_weighted_by_units_kills_the_unit_rather_than_darken_more_cells() -> None:
+    board = board_of(arm(15))
+    assert unit_mask(board, ME) == 1 << cell_of(1, 4)
+    plain = raid(board, OPP, 15, 5.0, all_units_act=True)
+    assert plain is not None and plain.commands[-1] == "TRAIN 1 2 0"  # (2,0)-(8,0): 7 cells
+    assert darkened(board, plain.board, OPP) == 7
+    # Each of our units darkened counts 5 more: (1,1) parts the arm, 4 cells and the unit, 9 > 7.
+    hunt = raid(board, OPP, 15, 5.0, all_units_act=True, weight=5)
+    assert hunt is not None and hunt.commands[-1] == "TRAIN 1 1 1"
+    assert darkened(board, hunt.board, OPP) == 4
+    assert replay_raid(board, OPP, 15, hunt.steps, weight=5) == 9
+    assert replay_raid(board, OPP, 15, plain.steps, weight=5) == 7
 
 
 def test_a_raid_that_reaches_the_hq_takes_it() -> None:
@@ -100,3 +121,16 @@ def test_best_blocks_the_raid_with_its_gold() -> None:
     assert darkened(after, nxt.board, OPP) == 6
     bot.antiraid = 0
     assert bot.block_raids(board.copy(), []).gold[ME] == board.gold[ME]  # off: nothing placed
+
+
+def test_the_judge_takes_off_what_the_raid_next_turn_darkens() -> None:
+    """``raid_penalty`` points a cell of our land the opponent's raid darkens; all of them when
+    the raid takes the HQ."""
+    board = board_of(salient(False, 15))
+    plain, wary = BestBot(1), BestBot(1)
+    wary.raid_penalty = 10.0
+    assert plain.judge(board, board.copy()) - wary.judge(board, board.copy()) == pytest.approx(
+        70.0
+    )  # 7 cells
+    board = board_of(salient(False, 30))  # the raid takes the HQ
+    assert plain.judge(board, board.copy()) - wary.judge(board, board.copy()) == pytest.approx(10.0 * CELLS)

@@ -96,6 +96,8 @@ def make_best_bot(
     opening_border: float = BestBot.opening_border,
     opening_gain: float = BestBot.opening_gain,
     antiraid: int = BestBot.antiraid,
+    raid_units: int = BestBot.raid_units,
+    raid_penalty: float = BestBot.raid_penalty,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

@@ -90,6 +90,12 @@ _BEST: Final = {
         default=6,
         help="at most this many blocks against the opponent's raid after each variant (0: none)",
     ),
+    "raid_penalty": Number(
+        0, 1e6, closed=True, default=0.0, help="per cell of our land the opponent's raid next turn darkens"
+    ),
+    "raid_units": Int(
+        0, 20, default=0, help="the raid and its blocks count each of our units it darkens this much more"
+    ),
     "opening_border": Number(
         0, 1e6, closed=True, default=0.0, help="the opening's race less this per side of our border"
     ),

@@ -22,7 +22,7 @@ from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finis
 from gridarena.games.iceandfire.ai.front import on_front, wall
 from gridarena.games.iceandfire.ai.judge import MODELS, SEARCHED, Judge
 from gridarena.games.iceandfire.ai.opening import contact, expand
-from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid
+from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid, unit_mask
 from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, finisher, hq_chain_cost, hq_reach
 from gridarena.games.iceandfire.geometry import CELLS, TOWER, xy
 from gridarena.search.errors import SearchAborted
@@ -33,7 +33,7 @@ _SETTINGS = (
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
     "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
-    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain antiraid"
+    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain antiraid raid_units raid_penalty"
 )
 
 
@@ -116,6 +116,9 @@ class BestBot(Judge):
     #: [0, 10] over ``turpif``, ``roout``, ``morozec`` and ``postmortem``: H1 after 1,100 pairs, +9 Elo
     #: [+4, +15] (docs/iceandfire.md).
     antiraid = 6
+    #: The raid the blocks answer counts each of our units it darkens this much more than a cell, as
+    #: ``morozec`` counts the units its trains kill (0: cells only, the default; measured, not kept).
+    raid_units = 0
     opening_variant: tuple[str, ...] = ("stop", "cuts", "open", "mines")
 
     def variants_for(self, board: Board) -> tuple[tuple[str, ...], ...]:
@@ -346,15 +349,23 @@ class BestBot(Judge):
         or more. Each block is a level-1 unit on one of the raid's cells or a tower on or next to
         them, whichever leaves the least of that raid replayed on the board after it
         (:func:`~gridarena.games.iceandfire.ai.raid.replay_raid`), the cheaper of equal ones; it
-        is placed only when it saves 4 cells or more. Then the next raid is searched."""
+        is placed only when it saves 4 cells or more. Then the next raid is searched. With
+        ``raid_units``, each of our units the raid darkens counts that much more than a cell, in the
+        raid's search and in these counts alike."""
         for _ in range(self.antiraid):
             if board.gold[ME] < 10 or self.out_of_time(self.stop_margin + self.step_margin):
                 break
             budget = self.opponent_budget(board)
-            plan = raid(board, OPP, budget, self.horizon, all_units_act=True)
+            w = self.raid_units
+            plan = raid(board, OPP, budget, self.horizon, all_units_act=True, weight=w)
             if plan is None:
                 break
-            lost = CELLS if plan.board.won == OPP else darkness(board, OPP) - darkness(plan.board, OPP)
+            units = unit_mask(board, ME) if w else 0
+            lost = (
+                CELLS
+                if plan.board.won == OPP
+                else darkness(board, OPP, units, w) - darkness(plan.board, OPP, units, w)
+            )
             if lost < 6:
                 break
             cells = set(plan.cells)
@@ -371,7 +382,7 @@ class BestBot(Judge):
                         if not b.build(i, TOWER):
                             continue
                         price, line = 15, "BUILD TOWER {} {}"
-                    key = (lost - replay_raid(b, OPP, budget, plan.steps), -price)
+                    key = (lost - replay_raid(b, OPP, budget, plan.steps, w), -price)
                     if best is None or key > best[:2]:
                         x, y = xy(i)
                         best = (key[0], key[1], b, line.format(x, y))

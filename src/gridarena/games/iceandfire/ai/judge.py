@@ -14,6 +14,7 @@ from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
 from gridarena.games.iceandfire.ai.opening import race_value
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
 from gridarena.games.iceandfire.ai.pusher import PusherBot
+from gridarena.games.iceandfire.ai.raid import darkness, raid
 from gridarena.games.iceandfire.ai.tactics import (
     WIN,
     hq_chain_cost,
@@ -113,6 +114,9 @@ class Judge(PostMortemBot):
     #: next turn, and the share of that for the turn after (``ai/threats.py``, :func:`exposure`).
     exposure_weight = 0.0
     exposure_later = 0.5
+    #: Points the judge takes off per cell of our active land the opponent's raid next turn darkens
+    #: (``ai/raid.py``; all of them if it takes the HQ); off.
+    raid_penalty = 0.0
     #: The value of the position after each model's first reply (:meth:`judge_model`).
     first: dict[str, float]
 
@@ -198,7 +202,8 @@ class Judge(PostMortemBot):
         """The position after our turn against each opponent model (see :meth:`judge_model`), mixed
         by the weights the opponent's play so far gives them (:meth:`model_weights`); less how much
         worse the opponent's strongest reply found by our own search leaves us than the modelled
-        reply (:meth:`worst_reply`) and what its gold can cut off of our land (:meth:`exposed`); minus
+        reply (:meth:`worst_reply`), what its gold can cut off of our land (:meth:`exposed`) and
+        what its raid darkens (``raid_penalty`` a cell); minus
         what its whole army could reach of our HQ in two or three turns, whatever it plays
         (:meth:`hq_danger_of`)."""
         if self.judge_mode == "threat" or after.won == ME:
@@ -217,6 +222,11 @@ class Judge(PostMortemBot):
             value += self.reply_share * min(0.0, self.worst_reply(after) - self.first["postmortem"])
         if self.exposure_weight:
             value -= self.exposed(after)
+        if self.raid_penalty:
+            plan = raid(after, OPP, self.opponent_budget(after), self.horizon, all_units_act=True)
+            if plan is not None:
+                lost = CELLS if plan.board.won == OPP else darkness(after, OPP) - darkness(plan.board, OPP)
+                value -= self.raid_penalty * lost
         if self.reach_weight:
             value -= self.hq_danger_of(after)
         return value

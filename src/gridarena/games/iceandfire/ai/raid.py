@@ -20,10 +20,17 @@ from gridarena.games.iceandfire.ai.tactics import WIN, Plan, check_time, score_p
 from gridarena.games.iceandfire.geometry import CELLS, UNIT_COST, mask_indices, xy
 
 
-def darkness(board: Board, player: int) -> int:
-    """The opponent's active cells (a raid counts how many of them it takes or cuts off)."""
+def darkness(board: Board, player: int, units: int = 0, weight: int = 0) -> int:
+    """The opponent's active cells (a raid counts how many of them it takes or cuts off), and
+    ``weight`` more for each of those in the mask ``units`` (:func:`unit_mask`: its units)."""
     e = 1 - player
-    return (board.act[e] & board.owned[e]).bit_count()
+    land = board.act[e] & board.owned[e]
+    return land.bit_count() + weight * (land & units).bit_count()
+
+
+def unit_mask(board: Board, player: int) -> int:
+    """The cells of ``player``'s units, as a bit mask."""
+    return sum(1 << i for i in range(CELLS) if board.unit_level[i] and board.unit_owner[i] == player)
 
 
 #: The most steps (trains or moves) one search of :func:`raid` plays.
@@ -35,17 +42,29 @@ RAID_DEPTH = 6
 class _Raid:
     """One search of :func:`raid`: the best chain from a board, and how many steps it played."""
 
-    def __init__(self, board: Board, player: int, start: int, steps: list[tuple[str, int, int]]) -> None:
+    def __init__(
+        self,
+        board: Board,
+        player: int,
+        start: int,
+        steps: list[tuple[str, int, int]],
+        units: int,
+        weight: int,
+    ) -> None:
         self.player, self.start, self.nodes, self.checked = player, start, 0, -32
+        self.units, self.weight = units, weight
         self.budget = board.gold[player]
         # The best chain so far: (cells darkened, minus the gold spent), the board after it, its steps.
-        self.key = (start - darkness(board, player), 0)
+        self.key = (start - darkness(board, player, units, weight), 0)
         self.board = board
         self.steps = steps
 
     def offer(self, t: Board, steps: list[tuple[str, int, int]]) -> None:
         """Keep ``steps`` (played: ``t``) if they darken more, or as much for less gold."""
-        key = (self.start - darkness(t, self.player), t.gold[self.player] - self.budget)
+        key = (
+            self.start - darkness(t, self.player, self.units, self.weight),
+            t.gold[self.player] - self.budget,
+        )
         if t.won == self.player or key > self.key:
             self.key, self.board, self.steps = key, t, steps
             if t.won == self.player:
@@ -103,7 +122,9 @@ def _unit_steps(board: Board, src: int, player: int) -> Iterator[tuple[int, Boar
             yield n, after
 
 
-def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: bool = False) -> Plan | None:
+def raid(
+    board: Board, player: int, budget: int, horizon: float, all_units_act: bool = False, weight: int = 0
+) -> Plan | None:
     """``player``'s turn as the contest bot ``morozec`` plays its attack (None: it darkens nothing).
 
     Two searches, the one that darkens more of the opponent's active land kept (the cheaper of
@@ -114,6 +135,8 @@ def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: 
     next turn), by id, has first stepped to the neighbour whose taking darkens most (a taken cell
     counts one, a neutral one half); in the second no unit has, and a chain may start with one
     unit's step. At most :data:`RAID_NODES` steps each. Scored by :func:`score_plan` from ``board``.
+    With ``weight``, each of the opponent's units on the land a chain darkens counts that much more
+    than a cell (:func:`darkness`), as ``morozec`` counts the units it kills.
 
     Measured on the boards of ``best``'s games against ``morozec`` (seeds 101-160, both seats): of
     its 195 turns 6-16 that took 5 or more of our active cells, our chain Dijkstra's best cut
@@ -126,16 +149,17 @@ def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: 
     if all_units_act:
         base.moved = [False] * CELLS
     base.changed()
-    start = darkness(base, player)
+    units = unit_mask(base, e) if weight else 0
+    start = darkness(base, player, units, weight)
     # The first search's moves: each unit, by id, where it darkens most.
     after = base
     moved: list[tuple[str, int, int]] = []
     for src in list(after.units(player)):
-        dark = darkness(after, player)
+        dark = darkness(after, player, units, weight)
         best_gain, best_board, best_cell = 0.0, None, -1
         for n, b in _unit_steps(after, src, player):
             taken = 0.5 if after.owner[n] != e else 0.0
-            gain = WIN if b.won == player else dark - darkness(b, player) + taken
+            gain = WIN if b.won == player else dark - darkness(b, player, units, weight) + taken
             if gain > best_gain:
                 best_gain, best_board, best_cell = gain, b, n
         if best_board is not None:
@@ -145,7 +169,7 @@ def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: 
                 break
     searches = []
     for root, prefix, moves in ((after, moved, False), (base, [], True)):
-        search = _Raid(root, player, start, list(prefix))
+        search = _Raid(root, player, start, list(prefix), units, weight)
         if root.won != player:
             with contextlib.suppress(_Won):  # a chain took the HQ: the search is over
                 search.extend(root, root.act[player] & root.owned[player], 0, list(prefix), moves)
@@ -154,7 +178,7 @@ def raid(board: Board, player: int, budget: int, horizon: float, all_units_act: 
             break
     found = max(searches, key=lambda r: (r.board.won == player, r.key))
     final = found.board
-    if final.won != player and darkness(final, player) >= start:
+    if final.won != player and darkness(final, player, units, weight) >= start:
         return None
     # The commands, replayed on a copy of the start (a unit's id is the one it had there).
     commands = []
@@ -174,15 +198,18 @@ class _Won(Exception):
     """A raid's chain took the HQ: no other chain can do better."""
 
 
-def replay_raid(board: Board, player: int, budget: int, steps: list[tuple[str, int, int]]) -> int:
+def replay_raid(
+    board: Board, player: int, budget: int, steps: list[tuple[str, int, int]], weight: int = 0
+) -> int:
     """How many of the opponent's active cells ``steps`` (a raid found on another board) still
     darken on ``board``: each step played if it still may be (a train at the level the cell now
-    needs, while the gold lasts); :data:`CELLS` if it takes the HQ."""
+    needs, while the gold lasts); :data:`CELLS` if it takes the HQ. ``weight`` as in :func:`raid`."""
     b = board.copy()
     b.gold[player] = budget
     b.moved = [False] * CELLS
     b.changed()
-    start = darkness(b, player)
+    units = unit_mask(b, 1 - player) if weight else 0
+    start = darkness(b, player, units, weight)
     for kind, a, c in steps:
         if kind == "MOVE":
             if (
@@ -198,4 +225,4 @@ def replay_raid(board: Board, player: int, budget: int, steps: list[tuple[str, i
                 break
         if b.won == player:
             return CELLS
-    return start - darkness(b, player)
+    return start - darkness(b, player, units, weight)
