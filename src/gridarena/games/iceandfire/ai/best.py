@@ -22,9 +22,9 @@ from gridarena.games.iceandfire.ai.defence import hq_guard, hq_tower, stop_finis
 from gridarena.games.iceandfire.ai.front import on_front, wall
 from gridarena.games.iceandfire.ai.judge import MODELS, SEARCHED, Judge
 from gridarena.games.iceandfire.ai.opening import contact, expand
-from gridarena.games.iceandfire.ai.raid import darkness, raid, replay_raid, unit_mask
+from gridarena.games.iceandfire.ai.raid import raid, raid_loss, replay_raid, unit_mask
 from gridarena.games.iceandfire.ai.tactics import INF, WIN, Plan, finisher, hq_chain_cost, hq_reach
-from gridarena.games.iceandfire.geometry import CELLS, TOWER, xy
+from gridarena.games.iceandfire.geometry import TOWER, xy
 from gridarena.search.errors import SearchAborted
 
 #: The names of :attr:`BestBot.SETTINGS`, the knobs of ``best(...)``.
@@ -360,28 +360,24 @@ class BestBot(Judge):
             plan = raid(board, OPP, budget, self.horizon, all_units_act=True, weight=w)
             if plan is None:
                 break
-            units = unit_mask(board, ME) if w else 0
-            lost = (
-                CELLS
-                if plan.board.won == OPP
-                else darkness(board, OPP, units, w) - darkness(plan.board, OPP, units, w)
-            )
+            lost = raid_loss(board, plan, OPP, unit_mask(board, ME) if w else 0, w)
             if lost < 6:
                 break
             cells = set(plan.cells)
             near = cells | {n for c in cells for n in board.info.neighbours[c]}
             best: tuple[int, int, Board, str] | None = None
             for i in sorted(near):
-                for kind in ("train", "tower"):
+                for train, price, line in ((True, 10, "TRAIN 1 {} {}"), (False, 15, "BUILD TOWER {} {}")):
+                    if train:
+                        if i not in cells or board.owner[i] == OPP or not board.can_train(i, 1):
+                            continue
+                    elif not board.can_build(i, TOWER):
+                        continue
                     b = board.copy()
-                    if kind == "train":
-                        if i not in cells or board.owner[i] == OPP or not b.train(i, 1):
-                            continue
-                        price, line = 10, "TRAIN 1 {} {}"
+                    if train:
+                        b.train(i, 1)
                     else:
-                        if not b.build(i, TOWER):
-                            continue
-                        price, line = 15, "BUILD TOWER {} {}"
+                        b.build(i, TOWER)
                     key = (lost - replay_raid(b, OPP, budget, plan.steps, w), -price)
                     if best is None or key > best[:2]:
                         x, y = xy(i)

@@ -14,7 +14,7 @@ from gridarena.games.iceandfire.ai.board import ME, OPP, Board, BoardBot
 from gridarena.games.iceandfire.ai.opening import race_value
 from gridarena.games.iceandfire.ai.postmortem import PostMortemBot
 from gridarena.games.iceandfire.ai.pusher import PusherBot
-from gridarena.games.iceandfire.ai.raid import darkness, raid
+from gridarena.games.iceandfire.ai.raid import raid, raid_loss
 from gridarena.games.iceandfire.ai.tactics import (
     WIN,
     hq_chain_cost,
@@ -203,9 +203,8 @@ class Judge(PostMortemBot):
         by the weights the opponent's play so far gives them (:meth:`model_weights`); less how much
         worse the opponent's strongest reply found by our own search leaves us than the modelled
         reply (:meth:`worst_reply`), what its gold can cut off of our land (:meth:`exposed`) and
-        what its raid darkens (``raid_penalty`` a cell); minus
-        what its whole army could reach of our HQ in two or three turns, whatever it plays
-        (:meth:`hq_danger_of`)."""
+        what its raid darkens (``raid_penalty`` a cell); minus what its whole army could reach of
+        our HQ in two or three turns, whatever it plays (:meth:`hq_danger_of`)."""
         if self.judge_mode == "threat" or after.won == ME:
             return self.judge_threat(before, after)
         weights = self.weights
@@ -225,8 +224,7 @@ class Judge(PostMortemBot):
         if self.raid_penalty:
             plan = raid(after, OPP, self.opponent_budget(after), self.horizon, all_units_act=True)
             if plan is not None:
-                lost = CELLS if plan.board.won == OPP else darkness(after, OPP) - darkness(plan.board, OPP)
-                value -= self.raid_penalty * lost
+                value -= self.raid_penalty * raid_loss(after, plan, OPP)
         if self.reach_weight:
             value -= self.hq_danger_of(after)
         return value

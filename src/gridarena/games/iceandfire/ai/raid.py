@@ -5,7 +5,8 @@ Dijkstra (:mod:`~gridarena.games.iceandfire.ai.tactics`) misses.
   active (through its own cut-off land that a step reconnects) is played, and the chain that darkens
   most of our active land is kept;
 * :func:`replay_raid`: a raid found on one board played on another (what a block leaves of it);
-* :func:`darkness`: the opponent's active cells, by which what a raid takes is counted.
+* :func:`darkness`: the opponent's active cells, by which what a raid takes is counted
+  (:func:`raid_loss`: what a raid found darkens).
 
 ``best`` blocks the opponent's raid at the end of every variant (``BestBot.block_raids``).
 """
@@ -26,6 +27,14 @@ def darkness(board: Board, player: int, units: int = 0, weight: int = 0) -> int:
     e = 1 - player
     land = board.act[e] & board.owned[e]
     return land.bit_count() + weight * (land & units).bit_count()
+
+
+def raid_loss(board: Board, plan: Plan, player: int, units: int = 0, weight: int = 0) -> int:
+    """What ``plan``, ``player``'s raid found on ``board``, darkens there (:func:`darkness`, with
+    ``units`` and ``weight``); :data:`CELLS` if it takes the HQ."""
+    if plan.board.won == player:
+        return CELLS
+    return darkness(board, player, units, weight) - darkness(plan.board, player, units, weight)
 
 
 def unit_mask(board: Board, player: int) -> int:
