@@ -7,9 +7,10 @@ public contest bots built outside the repository under ``--ext``: docs/iceandfir
 ``--seeds`` maps (seeds ``--first-seed``, ``--first-seed + 1``, ...) twice, once in each seat, on the
 arena's loop with a ``--time`` control (default CodinGame's ``1/0.05``: 1 s for the first turn,
 50 ms after) on the ``--clock`` (``cpu`` by default: each bot charged and stopped by its own CPU
-time, so the machine's load changes no verdict). It prints, per opponent, the games won, lost and
-drawn, the score with its Wilson 95 % interval, how the losses came (HQ taken on which turns,
-on points, forfeits) and the bot's turn times (p50 and p99 of CPU and wall, first turns apart), then
+time, so the machine's load changes no verdict). It prints, per opponent, the games won (and won in
+each seat: red moves first), lost and drawn, the score with its Wilson 95 % interval, how the losses
+came (HQ taken on which turns, on points, forfeits) and the bot's turn times (p50 and p99 of CPU and
+wall, first turns apart), then
 the whole pool's total, and the Elo of the bot against each opponent with its 95 % interval (the
 pentanomial model: the two seats of a seed are a pair). ``--economy`` adds both sides' income, gold and
 units' levels at the start of the bot's turns 4-16, won and lost games apart (where the lost ones
@@ -287,6 +288,9 @@ def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
     for name in [*names, "all"]:
         chosen = [g for g in games if name == "all" or g["opponent"] == name]
         won = sum(g["result"] == "win" for g in chosen)
+        # The seats apart: red moves first, and a bot's two seats can differ far beyond the noise.
+        seats = [[g for g in chosen if g["seat"] == seat] for seat in (0, 1)]
+        by_seat = " / ".join(f"{sum(g['result'] == 'win' for g in s)} of {len(s)}" for s in seats)
         lost = sum(g["result"] == "loss" for g in chosen)
         drawn = len(chosen) - won - lost
         score = (won + 0.5 * drawn) / len(chosen)
@@ -300,6 +304,7 @@ def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
                 name,
                 str(len(chosen)),
                 str(won),
+                by_seat,
                 str(lost),
                 str(drawn),
                 f"{100 * score:.1f} %",
@@ -385,6 +390,7 @@ def main() -> None:
         "opponent",
         "games",
         "won",
+        "as red / blue",
         "lost",
         "drawn",
         "score",

@@ -42,3 +42,23 @@ def test_a_run_records_both_sides_at_the_start_of_each_turn_and_prints_the_table
     red, blue = (game["economy"] for game in games)
     assert red[0] == [1, 1, 2, 21, 20, 0, 0]  # turn 1: red's HQ, blue's HQ and (11,10); 20 gold and income
     assert blue[0][0] == 1 and blue[0][5] == 0 and blue[0][6] > 0  # blue's first turn: after red's trains
+
+
+def test_the_summary_counts_the_games_won_in_each_seat() -> None:
+    def game(seat: int, result: str) -> dict[str, object]:
+        return {
+            "opponent": "x",
+            "seed": 1,
+            "seat": seat,
+            "result": result,
+            "turns": 12,
+            "reason": "blue captured red's HQ",
+            "termination": "normal",
+            "cpu_ms": [1.0],
+            "wall_ms": [1.0],
+        }
+
+    games = [game(0, "win"), game(1, "loss"), game(0, "win"), game(1, "win"), game(0, "loss")]
+    row, total = strength.summary_rows(games)
+    assert row[:5] == ("x", "5", "3", "2 of 3 / 1 of 2", "2")
+    assert total[0] == "all" and total[3] == row[3]
