@@ -10,9 +10,8 @@ arena's loop with a ``--time`` control (default CodinGame's ``1/0.05``: 1 s for 
 time, so the machine's load changes no verdict). It prints, per opponent, the games won (and won in
 each seat: red moves first), lost and drawn, the score with its Wilson 95 % interval, how the losses
 came (HQ taken on which turns, on points, forfeits) and the bot's turn times (p50 and p99 of CPU and
-wall, first turns apart), then
-the whole pool's total, and the Elo of the bot against each opponent with its 95 % interval (the
-pentanomial model: the two seats of a seed are a pair). ``--economy`` adds both sides' income, gold and
+wall, first turns apart), then the whole pool's total, and the Elo of the bot against each opponent
+with its 95 % interval (the pentanomial model: the two seats of a seed are a pair). ``--economy`` adds both sides' income, gold and
 units' levels at the start of the bot's turns 4-16, won and lost games apart (where the lost ones
 fall behind). ``--json FILE`` also writes every game, with those figures at every turn.
 
@@ -287,10 +286,11 @@ def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
     names = list(dict.fromkeys(g["opponent"] for g in games))
     for name in [*names, "all"]:
         chosen = [g for g in games if name == "all" or g["opponent"] == name]
-        won = sum(g["result"] == "win" for g in chosen)
         # The seats apart: red moves first, and a bot's two seats can differ far beyond the noise.
         seats = [[g for g in chosen if g["seat"] == seat] for seat in (0, 1)]
-        by_seat = " / ".join(f"{sum(g['result'] == 'win' for g in s)} of {len(s)}" for s in seats)
+        wins = [sum(g["result"] == "win" for g in s) for s in seats]
+        won = sum(wins)
+        by_seat = " / ".join(f"{w} of {len(s)}" for w, s in zip(wins, seats, strict=True))
         lost = sum(g["result"] == "loss" for g in chosen)
         drawn = len(chosen) - won - lost
         score = (won + 0.5 * drawn) / len(chosen)

@@ -33,7 +33,8 @@ _SETTINGS = (
     "reach_weight hq_defence race rollout rollout_light model_light interleave reserve opening "
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
     "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
-    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain antiraid raid_units raid_penalty"
+    "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain "
+    "antiraid raid_units raid_penalty"
 )
 
 
@@ -352,11 +353,11 @@ class BestBot(Judge):
         is placed only when it saves 4 cells or more. Then the next raid is searched. With
         ``raid_units``, each of our units the raid darkens counts that much more than a cell, in the
         raid's search and in these counts alike."""
+        w = self.raid_units
         for _ in range(self.antiraid):
             if board.gold[ME] < 10 or self.out_of_time(self.stop_margin + self.step_margin):
                 break
             budget = self.opponent_budget(board)
-            w = self.raid_units
             plan = raid(board, OPP, budget, self.horizon, all_units_act=True, weight=w)
             if plan is None:
                 break
