@@ -444,3 +444,29 @@ def test_sql_lives_in_the_store_only() -> None:
         and node.value.lstrip().startswith(SQL)
     ]
     assert not found, "SQL outside arena/store.py:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_kernels_are_stamped_by_the_whole_game(game: str) -> None:
+    """Numba stamps a cached kernel with its own file only (a changed callee in another file is not
+    seen): a game whose ``fast/`` uses numba imports :mod:`gridarena.core.kernelcache` in
+    ``fast/__init__.py`` before anything of the game, so every kernel is decorated after it."""
+    fast = PACKAGE / "games" / game / "fast"
+    uses_numba = fast.is_dir() and any(
+        name.split(".")[0] == "numba"
+        for path in fast.rglob("*.py")
+        for _, name in _imported_names(ast.parse(path.read_text(encoding="utf-8")))
+    )
+    if not uses_numba:
+        return
+    tree = ast.parse((fast / "__init__.py").read_text(encoding="utf-8"))
+    order = [
+        f"{node.module}.{a.name}" if isinstance(node, ast.ImportFrom) else a.name
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for a in node.names
+    ]
+    first_game = next((i for i, name in enumerate(order) if name.startswith("gridarena.games.")), len(order))
+    assert "gridarena.core.kernelcache" in order[:first_game], (
+        f"games/{game}/fast/__init__.py: import gridarena.core.kernelcache before the game's modules"
+    )

@@ -9,8 +9,9 @@ kernels of one search share.
 A first version over a ``uint8`` cell array (eight loads per count, make/unmake) searched 2-3
 million nodes per second on the benchmark positions; the bitboards search 5-10 million on the same
 machine, though part of that gain came from the two changes noted at ``movegen.kernel`` and
-``search.negamax``. Numba's cache tracks each file on its own: after changing a kernel, clear the
-``__pycache__`` folder here, or callers in other files keep their compiled copy of the old one.
+``search.negamax``. Numba's cache would track each file on its own (callers in other files kept
+their compiled copy of a changed kernel); :mod:`gridarena.core.kernelcache`, imported first, stamps
+every kernel with all the files of the game.
 
 >>> from gridarena.games.isolation.rules import State
 >>> engine = Engine(5, 5, tt_bits=10)
@@ -20,6 +21,7 @@ machine, though part of that gain came from the two changes noted at ``movegen.k
 True
 """
 
+from gridarena.core import kernelcache  # noqa: F401  (first: every file of the game stamps its kernels)
 from gridarena.games.isolation.fast.engine import Engine, SearchResult
 from gridarena.games.isolation.fast.movegen import MAX_CELLS
 from gridarena.games.isolation.fast.search import WIN, WON

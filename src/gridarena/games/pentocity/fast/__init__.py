@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gridarena.core import kernelcache  # noqa: F401  (first: every file of the game stamps its kernels)
 from gridarena.games.pentocity.buildings import Cell, Kind, Shape, boundary
 from gridarena.games.pentocity.fast.kernels import corner_rows, land_rows, road_search
 from gridarena.games.pentocity.land import SIDE, Land, Mode, opposite

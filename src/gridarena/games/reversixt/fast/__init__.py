@@ -8,6 +8,7 @@ the phases, perft), :mod:`.board` the :class:`FastBoard` that runs them. :mod:`.
 are the oracle the tests hold them to.
 """
 
+from gridarena.core import kernelcache  # noqa: F401  (first: every file of the game stamps its kernels)
 from gridarena.games.reversixt.fast.board import FastBoard, perft
 
 __all__ = ["FastBoard", "perft"]

@@ -1,0 +1,85 @@
+"""Numba's on-disk cache of compiled kernels, made stale by any source file of the kernel's package.
+
+Numba stamps a cached kernel with its own file only: a kernel that calls a kernel of another file,
+or reads a constant of another module, is loaded from the cache as it was compiled after that file
+changed (a known limit of numba's cache, numba/numba#8396, not merged). On 6 December 2026 a change
+to ReversiXT's evaluation (``fast/evaluate.py``) was not seen by the search kernels of
+``fast/search.py``, which had been cached before it, and a benchmark measured the old bot.
+
+Here a kernel of a game (a file under ``gridarena/games/NAME/``) is stamped with every ``.py`` file
+of that game's package (names and contents), and one under a folder named by :func:`watch` with that
+folder's, so changing any of them compiles its kernels again. Importing this module registers the
+locator; it must come before any kernel is defined (numba finds a kernel's locator when the kernel
+is decorated), so the games' ``fast/__init__.py`` import it first. Numba has no public hook for
+this; the locator is one more entry in its list of locator classes (numba is pinned).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from numba.core import caching, config
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+_ROOTS: set[Path] = set()
+_STAMPS: dict[Path, tuple[tuple[str, float, int], ...]] = {}
+_HASHES: dict[Path, bytes] = {}
+
+
+def watch(folder: str | Path) -> None:
+    """Stamp the cached kernels of every file under ``folder`` with all of its ``.py`` files."""
+    _ROOTS.add(Path(folder).resolve())
+
+
+def package_of(py_file: str | Path) -> Path | None:
+    """The folder whose files stamp a kernel of ``py_file``: its game's package, or a watched folder."""
+    path = Path(py_file).resolve()
+    if path.is_relative_to(GAMES) and len(path.relative_to(GAMES).parts) > 1:
+        return GAMES / path.relative_to(GAMES).parts[0]
+    return next((r for r in _ROOTS if path.is_relative_to(r)), None)
+
+
+def package_stamp(root: Path) -> bytes:
+    """A digest of every ``.py`` file under ``root`` (paths and contents); hashed again only when a
+    file's name, time or size changed."""
+    files = sorted(root.rglob("*.py"))
+    marks = tuple((str(p.relative_to(root)), p.stat().st_mtime, p.stat().st_size) for p in files)
+    if _STAMPS.get(root) != marks:
+        digest = hashlib.sha256()
+        for p in files:
+            digest.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+        _STAMPS[root], _HASHES[root] = marks, digest.digest()
+    return _HASHES[root]
+
+
+class PackageLocator(caching.InTreeCacheLocator):
+    """Numba's in-tree locator (``__pycache__`` beside the file, or a user's ``NUMBA_CACHE_DIR`` as
+    numba's own locators do), stamped by the watched package."""
+
+    _root: Path
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        super().__init__(py_func, py_file)  # type: ignore[no-untyped-call]
+        user_dir = getattr(config, "CACHE_DIR", "")
+        if user_dir:
+            sub = self.get_suitable_cache_subpath(py_file)  # type: ignore[no-untyped-call]
+            self._cache_path = str(Path(user_dir) / sub)
+
+    def get_source_stamp(self) -> Any:
+        return package_stamp(self._root)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> PackageLocator | None:
+        root = package_of(py_file)
+        if root is None:
+            return None
+        found: PackageLocator | None = super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
+        if found is not None:
+            found._root = root
+        return found
+
+
+if PackageLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, PackageLocator)  # tried first; None elsewhere
