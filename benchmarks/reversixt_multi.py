@@ -27,8 +27,10 @@ above 0 (the mean rank better than the field's by more than its interval)?
     python benchmarks/reversixt_multi.py --candidate 'best#0.05s' \\
         --field 'best_v1,paranoid,brs,mcts,trivial' --blocks 4 [--maps NAME,...] [--out games.jsonl]
 
-``--out`` keeps every game as a line of JSON; run again with the same file and the games in it are
-not played again (a long run survives a restart), and ``--report`` prints the tables from it alone.
+``--out`` keeps every game as a line of JSON, with the candidate and the seed; run again with the
+same file, candidate and seed and the games in it are not played again (a long run survives a
+restart), and ``--report`` prints the tables of the candidate's games in it alone (files of several
+runs may be joined with ``cat``; a file with no game of the candidate is one line naming those it has).
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class GameRow:
     """One played game: the map, block and rotation, the seats' labels in seat order, their scores,
     ranks and statuses (``ok``, or why the seat was disqualified), the seconds it took, and the stone
     counts when phase 1 ended, before the bombs (None where not known: a game on the server, a file of
-    an older run)."""
+    an older run); the candidate's label and the run's ``--seed`` (None in a file of an older run)."""
 
     map: str
     block: int
@@ -120,6 +122,13 @@ class GameRow:
     statuses: tuple[str, ...]
     seconds: float
     phase1: tuple[int, ...] | None = None
+    candidate: str | None = None
+    seed: int | None = None
+
+    def of(self, candidate: str, seed: int) -> bool:
+        """Whether this is a game of ``candidate``'s run with ``seed`` (one the run need not play again).
+        A row of an older file names neither: its seed is unknown, so it is played again."""
+        return self.candidate == candidate and self.seed == seed
 
 
 def ranks_of(scores: Sequence[int], statuses: Sequence[str]) -> tuple[int, ...]:
@@ -181,16 +190,19 @@ def run(
     maps: list[tuple[str, int, Path]], candidate: Player, others: Sequence[Player], blocks: int, plies: int,
     seed: int, server: float | None, out: Path | None,
 ) -> list[GameRow]:  # fmt: skip
-    """Play the schedule (skipping the games already in ``out``) and return every game's row."""
+    """Play the schedule (skipping the games of this candidate and seed already in ``out``) and return
+    every game's row, those of ``out`` included (other candidates' too: :func:`report` picks)."""
     rows: list[GameRow] = []
     done: set[tuple[str, int, int]] = set()
+    label = label_of(candidate.spec)
     if out is not None and out.exists():
         for line in out.read_text().splitlines():
             if line.strip():
                 data = json.loads(line)
                 row = GameRow(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
                 rows.append(row)
-                done.add((row.map, row.block, row.rotation))
+                if row.of(label, seed):
+                    done.add((row.map, row.block, row.rotation))
     with tempfile.TemporaryDirectory() as workdir:
         for name, _, path, block, rotation, seats in schedule(maps, candidate, others, blocks, seed):
             if (name, block, rotation) in done:
@@ -205,7 +217,7 @@ def run(
                 phase1 = None
             row = GameRow(
                 name, block, rotation, tuple(e.label for e in seats), scores, ranks_of(scores, statuses),
-                statuses, round(time.perf_counter() - start, 1), phase1,
+                statuses, round(time.perf_counter() - start, 1), phase1, label, seed,
             )  # fmt: skip
             rows.append(row)
             if out is not None:
@@ -393,6 +405,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             print("--report needs --out FILE with games in it")
             return
         rows = run([], candidate, others, 0, args.plies, args.seed, None, args.out)
+        label = label_of(candidate.spec)
+        if not any(label in row.labels for row in rows):
+            named = sorted({row.candidate for row in rows if row.candidate})
+            seats = sorted({base_label(lab) for row in rows for lab in row.labels})
+            sys.exit(
+                f"{args.out}: no game of the candidate {label!r} (--candidate SPEC#BUDGET names it); "
+                + (f"the file's candidates: {', '.join(named)}" if named else f"its bots: {', '.join(seats)}")
+            )
     else:
         clock = f"our server, {args.server:g} s a move (wall clock)" if args.server else "in process"
         print(
@@ -402,7 +422,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             flush=True,
         )
         rows = run(maps, candidate, others, args.blocks, args.plies, args.seed, args.server, args.out)
-    print(report(rows, label_of(candidate.spec), [n for n, _, _ in maps]))
+    label = label_of(candidate.spec)
+    print(report([r for r in rows if label in r.labels], label, [n for n, _, _ in maps]))
 
 
 if __name__ == "__main__":
