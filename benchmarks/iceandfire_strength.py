@@ -24,6 +24,9 @@ did, ½ otherwise); the two seats of a seed form a pair, and after each seed the
 decided. Below the two bots' tables, the bot against the baseline game by game, per opponent: the
 pairs' counts and the paired Elo with its 95 % interval.
 
+Ctrl-C stops a run and prints the tables (and writes ``--json``) of the games played so far (with
+``--baseline``, of the seeds played whole), then exits with 130.
+
     /work/bin/onecore .venv/bin/python benchmarks/iceandfire_strength.py --bot best \\
         --pool wood1,postmortem,pusher --seeds 20
 """
@@ -174,13 +177,22 @@ def play_one(
     return row
 
 
+def interrupted(args: argparse.Namespace, done: str) -> None:
+    """Ctrl-C: the run stops and its tables show the games played so far (``args.interrupted``)."""
+    args.interrupted = True
+    print(f"interrupted: the tables below are of the {done}", file=sys.stderr)
+
+
 def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
     game = make("iceandfire", rules=args.rules, league=args.league)
     games: list[dict[str, Any]] = []
-    for spec in expand_pool(args.pool, args.ext):
-        for k in range(args.seeds):
-            for seat in (0, 1):
-                games.append(play_one(game, args, args.bot, spec, args.first_seed + k, seat))
+    try:
+        for spec in expand_pool(args.pool, args.ext):
+            for k in range(args.seeds):
+                for seat in (0, 1):
+                    games.append(play_one(game, args, args.bot, spec, args.first_seed + k, seat))
+    except KeyboardInterrupt:
+        interrupted(args, f"{len(games)} game{'s' * (len(games) != 1)} played")
     return games
 
 
@@ -205,13 +217,21 @@ def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict
     verdict, decided = "no decision", ""
     for k in range(args.seeds):
         seed = args.first_seed + k
-        for spec in specs:
-            two = []
-            for seat in (0, 1):
-                ours.append(play_one(game, args, args.bot, spec, seed, seat))
-                base.append(play_one(game, args, args.baseline, spec, seed, seat))
-                two.append(paired(ours[-1], base[-1]))
-            pairs.append((two[0], two[1]))
+        try:
+            for spec in specs:
+                two = []
+                for seat in (0, 1):
+                    ours.append(play_one(game, args, args.bot, spec, seed, seat))
+                    base.append(play_one(game, args, args.baseline, spec, seed, seat))
+                    two.append(paired(ours[-1], base[-1]))
+                pairs.append((two[0], two[1]))
+        except KeyboardInterrupt:  # the SPRT counts whole seeds: the games of this one are dropped
+            whole = k * len(specs)
+            del pairs[whole:], ours[2 * whole :], base[2 * whole :]
+            interrupted(
+                args, f"{k} seed{'s' * (k != 1)} played whole ({len(pairs)} pairs); seed {seed} is left out"
+            )
+            break
         penta = Pentanomial.from_pairs(pairs)
         result = sprt(config, penta)
         verdict = (
@@ -281,6 +301,16 @@ def elo_text(chosen: list[dict[str, Any]]) -> str:
     return f"{show(f.elo, '?')} [{show(f.elo_low, '-inf')}, {show(f.elo_high, '+inf')}]"
 
 
+def hq_text(turns: list[int]) -> str:
+    """The games lost with the HQ: how many, and on which turns (from eight on, the range and median:
+    a run of hundreds of games would widen the table past reading)."""
+    if not turns:
+        return "0"
+    if len(turns) < 8:
+        return f"{len(turns)} (turns {', '.join(map(str, turns))})"
+    return f"{len(turns)} (turns {min(turns)}-{max(turns)}, median {statistics.median(turns):g})"
+
+
 def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     names = list(dict.fromkeys(g["opponent"] for g in games))
@@ -309,7 +339,7 @@ def summary_rows(games: list[dict[str, Any]]) -> list[tuple[str, ...]]:
                 str(drawn),
                 f"{100 * score:.1f} %",
                 f"{100 * low:.1f}-{100 * high:.1f} %",
-                f"{len(hq)}" + (f" (turns {', '.join(map(str, hq))})" if hq else ""),
+                hq_text(hq),
                 str(forfeits),
                 f"{statistics.median(cpu):.1f} / {percentile(cpu, 0.99):.1f}" if cpu else "",
                 f"{statistics.median(wall):.1f} / {percentile(wall, 0.99):.1f}" if wall else "",
@@ -369,6 +399,7 @@ def main() -> None:
         help="also the two sides' income, gold and units' levels at turns 4-16, won and lost games apart",
     )
     args = parser.parse_args()
+    args.interrupted = False
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     start = time.perf_counter()
     verdict = ""
@@ -379,6 +410,8 @@ def main() -> None:
         games = games + base
     else:
         games = play_pool(args)
+    if not games and args.interrupted:
+        sys.exit(130)
     print(
         f"{args.bot} against {args.pool}: {args.seeds} seeds from {args.first_seed}, both seats, {args.time} "
         f"on the {args.clock} clock; load average {load} before, "
@@ -425,6 +458,8 @@ def main() -> None:
                 print("| " + " | ".join(row) + " |")
     if args.json:
         Path(args.json).write_text(json.dumps(games, indent=1))
+    if args.interrupted:
+        sys.exit(130)
 
 
 if __name__ == "__main__":

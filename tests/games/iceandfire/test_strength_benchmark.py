@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +63,27 @@ def test_the_summary_counts_the_games_won_in_each_seat() -> None:
     row, total = strength.summary_rows(games)
     assert row[:5] == ("x", "5", "3", "2 of 3 / 1 of 2", "2")
     assert total[0] == "all" and total[3] == row[3]
+
+
+def test_ctrl_c_stops_the_run_and_prints_the_table_of_the_games_played(tmp_path: Path) -> None:
+    out = tmp_path / "games.json"
+    command = [sys.executable, str(BENCHMARKS / "iceandfire_strength.py"), "--bot", "postmortem"]
+    command += ["--pool", "wood1", "--seeds", "50", "--json", str(out)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stderr is not None
+    first = run.stderr.readline()  # one line per game: the first game has ended
+    assert "postmortem v wood1 seed 1 seat 0" in first, first
+    run.send_signal(signal.SIGINT)
+    stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 130, stderr
+    games = json.loads(out.read_text())  # nothing of what was played is lost
+    assert 1 <= len(games) < 100
+    played = f"{len(games)} game{'s' * (len(games) != 1)} played"
+    assert f"interrupted: the tables below are of the {played}" in stderr
+    assert f"| wood1 | {len(games)} |" in stdout
+
+
+def test_the_turns_of_hq_losses_are_listed_up_to_seven_then_summed_up() -> None:
+    assert strength.hq_text([]) == "0"
+    assert strength.hq_text([11, 12, 30]) == "3 (turns 11, 12, 30)"
+    assert strength.hq_text([10, 11, 11, 12, 13, 40, 52, 87]) == "8 (turns 10-87, median 12.5)"
