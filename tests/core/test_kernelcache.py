@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gridarena.core.kernelcache import GAMES, package_of, package_stamp, watch
+from gridarena.core.kernelcache import GAMES, digest, package_of, watch
 
 CALLER = """
 from numba import njit
@@ -68,7 +68,9 @@ def test_a_games_kernels_are_stamped_by_every_file_of_the_game(tmp_path: Path) -
     assert package_of(tmp_path / "x.py") is None  # not a game's, not watched: numba's own locators
     watch(tmp_path)
     (tmp_path / "a.py").write_text("x = 1\n")
-    before = package_stamp(tmp_path)
+    before = digest(tmp_path)
     assert package_of(tmp_path / "a.py") == tmp_path.resolve()
-    (tmp_path / "b.py").write_text("y = 2\n")
-    assert package_stamp(tmp_path) != before
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert digest(tmp_path) != before
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert digest(tmp_path) == before

@@ -24,8 +24,7 @@ from numba.core import caching, config
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 _ROOTS: set[Path] = set()
-_STAMPS: dict[Path, tuple[tuple[str, float, int], ...]] = {}
-_HASHES: dict[Path, bytes] = {}
+_STAMPS: dict[Path, bytes] = {}
 
 
 def watch(folder: str | Path) -> None:
@@ -41,17 +40,20 @@ def package_of(py_file: str | Path) -> Path | None:
     return next((r for r in _ROOTS if path.is_relative_to(r)), None)
 
 
+def digest(root: Path) -> bytes:
+    """A digest of every ``.py`` file under ``root``: their paths and contents."""
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.digest()
+
+
 def package_stamp(root: Path) -> bytes:
-    """A digest of every ``.py`` file under ``root`` (paths and contents); hashed again only when a
-    file's name, time or size changed."""
-    files = sorted(root.rglob("*.py"))
-    marks = tuple((str(p.relative_to(root)), p.stat().st_mtime, p.stat().st_size) for p in files)
-    if _STAMPS.get(root) != marks:
-        digest = hashlib.sha256()
-        for p in files:
-            digest.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
-        _STAMPS[root], _HASHES[root] = marks, digest.digest()
-    return _HASHES[root]
+    """:func:`digest` of ``root``, once a process (numba asks for every kernel it loads; the process
+    runs the code it imported, so the files as they were then are the stamp)."""
+    if root not in _STAMPS:
+        _STAMPS[root] = digest(root)
+    return _STAMPS[root]
 
 
 class PackageLocator(caching.InTreeCacheLocator):
