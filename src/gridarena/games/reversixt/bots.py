@@ -82,7 +82,9 @@ def _strong_factory(
     the leaves of paranoid and max^n search without the mover's mobility (faster, deeper);
     ``evaluation``: ``map`` (the map-reading evaluation) or ``strong`` (the full one); ``apart``: in
     phase 1 the search passes over the players with no stone within this many steps of the searcher's
-    group, and measures him against the others (:meth:`.fast.engine.Engine.apart_from`; 0: never).
+    group, and measures him against the others (:meth:`.fast.engine.Engine.apart_from`; 0: never);
+    ``survive``: 1 values a line where the searcher has no stone left (three or more players) as a
+    game he ends last (:data:`.fast.layout.SURVIVE`; 0: by his gap to the reference).
     ``search`` (``best`` and ``best_v1`` only): ``paranoid``, ``brs`` or ``maxn`` instead of the
     map's choice. ``None`` keeps the algorithm's default."""
 
@@ -101,11 +103,12 @@ def _strong_factory(
         static: int | None = None,
         evaluation: str | None = None,
         apart: int | None = None,
+        survive: int | None = None,
     ) -> SearchBot:
         return _build(
             name, mode, evaluation or default_evaluation, seed, margin,
             pacing if pacing is not None else int(default_pacing),
-            None, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, apart, multi, multi_from,
+            None, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, apart, survive, multi, multi_from,
         )  # fmt: skip
 
     def make_chosen(
@@ -123,12 +126,13 @@ def _strong_factory(
         static: int | None = None,
         evaluation: str | None = None,
         apart: int | None = None,
+        survive: int | None = None,
         search: str | None = None,
     ) -> SearchBot:
         return _build(
             name, mode, evaluation or default_evaluation, seed, margin,
             pacing if pacing is not None else int(default_pacing),
-            search, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, apart, multi, multi_from,
+            search, override_plies, swap, lmr, lmr2, weights, swap_whole, ref, static, apart, survive, multi, multi_from,
         )  # fmt: skip
 
     default_pacing, default_evaluation = pacing, evaluation
@@ -155,6 +159,7 @@ def _build(
     ref: str | None,
     static: int | None,
     apart: int | None,
+    survive: int | None,
     multi: dict[str, int],
     multi_from: int,
 ) -> SearchBot:
@@ -164,7 +169,7 @@ def _build(
     return SearchBot(
         name, mode, evaluation, seed, margin, pacing=bool(pacing), search=search,
         override_plies=override_plies, swap_weight=swap, lmr=lmr, lmr2=lmr2, weights=terms, swap_whole=swap_whole,
-        rank_ref=reference, static_leaves=static, apart=apart, multi=multi, multi_from=multi_from,
+        rank_ref=reference, static_leaves=static, apart=apart, survive=survive, multi=multi, multi_from=multi_from,
     )  # fmt: skip
 
 

@@ -51,6 +51,13 @@ _SEARCH: Final[dict[str, Param]] = {
         default=None,
         help="phase 1: players with no stone within this many steps of the searcher's group are passed over (0: never)",
     ),
+    "survive": Int(
+        0,
+        1,
+        optional=True,
+        default=None,
+        help="1: with 3+ players, a line that leaves the searcher no stone is valued as a game he ends last",
+    ),
     "evaluation": Choice(
         ("map", "strong"),
         default=None,

@@ -134,6 +134,8 @@ class Engine:
     ``static_leaves``: 1 evaluates paranoid and max^n leaves without the mover's mobility.
     ``apart``: in phase 1, players with no stone within this many steps of the searcher's group
     (:meth:`apart_from`) are passed over by the search and left out of his reference (0: never).
+    ``survive``: 1 values a position where the searcher has no stone left, with three or more
+    players, as a finished game in which he ranks last (:data:`.layout.SURVIVE`; 0: by his gap).
     """
 
     def __init__(
@@ -155,6 +157,7 @@ class Engine:
         rank_ref: int = L.NEIGHBOURS,
         static_leaves: int = 0,
         apart: int = 0,
+        survive: int = 0,
     ) -> None:
         self.map, self.eliminate = m, eliminate
         step = step_array(m)
@@ -176,6 +179,7 @@ class Engine:
         self.ctl[L.SWAP_WHOLE] = swap_whole
         self.ctl[L.RANK_REF] = rank_ref
         self.ctl[L.STATIC_LEAVES] = static_leaves
+        self.ctl[L.SURVIVE] = survive
         self.apart = apart if mode != "maxn" else 0  # max^n values every player: no one is apart
         scratch = b.n if self.apart else 0  # apart_from's search; none when it is off (maps up to 1000x1000)
         self._dist = np.zeros(scratch, dtype=np.int64)

@@ -48,6 +48,7 @@ from gridarena.games.reversixt.fast.layout import (
     POTENTIAL,
     RANK_REF,
     STABLE,
+    SURVIVE,
     SWAP_WHOLE,
     TRIVIAL,
     W2,
@@ -133,6 +134,8 @@ def _ranked(
     :data:`.layout.APART`), plus the mobility of the player
     to move in phase 1 (for R or against him). With ``swap`` (:func:`swap_control`, two players) the
     gap moves towards ``swap * |gap|``, ``ctl[W_SWAP]`` quarters of the way."""
+    if ctl[SURVIVE] and st[COUNT + r] == 0 and st[P] > 2:
+        return terminal_value(st, r)  # wiped out: last, whatever his gap (:data:`.layout.SURVIVE`)
     total = 0
     for k in range(1, st[P] + 1):
         total += st[COUNT + k]

@@ -60,7 +60,11 @@ APART: Final = STATIC_LEAVES + 1
 """``ctl[APART + k]`` (players 1..8): 1 where player k is apart from R in phase 1 (no stone of his
 within the engine's ``apart`` steps of R's group, :meth:`.engine.Engine.apart_from`): the search
 passes over his turns and the evaluation measures R against the others only."""
-CTL_SLOTS: Final = APART + 9
+SURVIVE: Final = APART + 9
+"""``ctl[SURVIVE]``: 1 values a position where R has no stone left, with three or more players, as a
+finished game (:func:`.evaluate.terminal_value`: he ranks below everyone who has one), not by his
+gap to the reference, in which no stones is only a few stones less than some."""
+CTL_SLOTS: Final = SURVIVE + 1
 NEIGHBOURS, LEADER, FIELD = 0, 1, 2
 """``ctl[RANK_REF]``'s values."""
 
