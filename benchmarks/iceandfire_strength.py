@@ -170,11 +170,18 @@ def play_one(
         "wall_ms": [t.wall_ms for t in mine[1:]],
         "economy": economy.rows,
     }
+    return row
+
+
+def played(args: argparse.Namespace, games: list[dict[str, Any]], row: dict[str, Any]) -> None:
+    """Keep a game, then say so on stderr (in this order: a game said to be played is in the tables,
+    whenever Ctrl-C comes)."""
+    games.append(row)
     if not args.quiet:
         print(
-            f"{bot} v {row['opponent']} seed {seed} seat {seat}: {result} ({row['reason']})", file=sys.stderr
+            f"{row['bot']} v {row['opponent']} seed {row['seed']} seat {row['seat']}: {row['result']} ({row['reason']})",
+            file=sys.stderr,
         )
-    return row
 
 
 def interrupted(args: argparse.Namespace, done: str) -> None:
@@ -190,7 +197,7 @@ def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
         for spec in expand_pool(args.pool, args.ext):
             for k in range(args.seeds):
                 for seat in (0, 1):
-                    games.append(play_one(game, args, args.bot, spec, args.first_seed + k, seat))
+                    played(args, games, play_one(game, args, args.bot, spec, args.first_seed + k, seat))
     except KeyboardInterrupt:
         interrupted(args, f"{len(games)} game{'s' * (len(games) != 1)} played")
     return games
@@ -221,8 +228,8 @@ def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict
             for spec in specs:
                 two = []
                 for seat in (0, 1):
-                    ours.append(play_one(game, args, args.bot, spec, seed, seat))
-                    base.append(play_one(game, args, args.baseline, spec, seed, seat))
+                    played(args, ours, play_one(game, args, args.bot, spec, seed, seat))
+                    played(args, base, play_one(game, args, args.baseline, spec, seed, seat))
                     two.append(paired(ours[-1], base[-1]))
                 pairs.append((two[0], two[1]))
         except KeyboardInterrupt:  # the SPRT counts whole seeds: the games of this one are dropped
