@@ -130,6 +130,11 @@ class GameRow:
         A row of an older file names neither: its seed is unknown, so it is played again."""
         return self.candidate == candidate and self.seed == seed
 
+    def played_by(self, candidate: str) -> bool:
+        """Whether ``candidate`` was this game's candidate (in a file of an older run, which does not
+        say: whether it played in it)."""
+        return self.candidate == candidate if self.candidate is not None else candidate in self.labels
+
 
 def ranks_of(scores: Sequence[int], statuses: Sequence[str]) -> tuple[int, ...]:
     """Ranks as the rules give them: higher score first, ties share the better rank, disqualified last."""
@@ -406,7 +411,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             return
         rows = run([], candidate, others, 0, args.plies, args.seed, None, args.out)
         label = label_of(candidate.spec)
-        if not any(label in row.labels for row in rows):
+        if not any(row.played_by(label) for row in rows):
             named = sorted({row.candidate for row in rows if row.candidate})
             seats = sorted({base_label(lab) for row in rows for lab in row.labels})
             sys.exit(
@@ -423,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         rows = run(maps, candidate, others, args.blocks, args.plies, args.seed, args.server, args.out)
     label = label_of(candidate.spec)
-    print(report([r for r in rows if label in r.labels], label, [n for n, _, _ in maps]))
+    print(report([r for r in rows if r.played_by(label)], label, [n for n, _, _ in maps]))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ kernel's package stamps it (:mod:`gridarena.core.kernelcache`)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,25 +41,33 @@ print(caller.f())
 """
 
 
-def run(folder: Path, watched: bool) -> int:
-    """``f()`` in a fresh interpreter (numba's cache is what carries over between them)."""
+def run(folder: Path, watched: bool, home: Path) -> int:
+    """``f()`` in a fresh interpreter (numba's cache is what carries over between them); numba's
+    user-wide cache folder under ``home``."""
     code = RUN.format(folder=str(folder), watched=watched)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "XDG_CACHE_HOME": str(home)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return int(done.stdout.split()[-1])
 
 
+@pytest.mark.parametrize("in_tree", [True, False], ids=["in-tree", "user-wide"])
 @pytest.mark.parametrize("watched", [False, True])
 def test_a_change_to_a_called_file_reaches_the_cached_caller_only_when_watched(
-    tmp_path: Path, watched: bool
+    tmp_path: Path, watched: bool, in_tree: bool
 ) -> None:
-    (tmp_path / "caller.py").write_text(CALLER)
-    callee = tmp_path / "callee.py"
+    folder, home = tmp_path / "package", tmp_path / "home"
+    folder.mkdir()
+    if not in_tree:  # no __pycache__ folder can be made there (as in a read-only installed copy)
+        (folder / "__pycache__").write_text("a file, not a folder")
+    (folder / "caller.py").write_text(CALLER)
+    callee = folder / "callee.py"
     callee.write_text(CALLEE.format(value=1))
-    assert run(tmp_path, watched) == 101  # compiled and cached
+    assert run(folder, watched, home) == 101  # compiled and cached
+    assert any(home.rglob("*.nbi")) != in_tree  # where the cache went
     callee.write_text(CALLEE.format(value=2) + "\n# changed\n")  # another size: numba sees the change
     # Numba's own locator stamps ``caller`` with caller.py alone: its cached copy of g is the old one.
-    assert run(tmp_path, watched) == (102 if watched else 101)
+    assert run(folder, watched, home) == (102 if watched else 101)
 
 
 def test_a_games_kernels_are_stamped_by_every_file_of_the_game(tmp_path: Path) -> None:

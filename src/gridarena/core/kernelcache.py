@@ -11,7 +11,8 @@ of that game's package (names and contents), and one under a folder named by :fu
 folder's, so changing any of them compiles its kernels again. Importing this module registers the
 locator; it must come before any kernel is defined (numba finds a kernel's locator when the kernel
 is decorated), so the games' ``fast/__init__.py`` import it first. Numba has no public hook for
-this; the locator is one more entry in its list of locator classes (numba is pinned).
+this; the locators (in-tree, and user-wide where the package's folder cannot be written, as in an
+installed copy) are two more entries at the head of its list of locator classes (numba is pinned).
 """
 
 from __future__ import annotations
@@ -56,11 +57,28 @@ def package_stamp(root: Path) -> bytes:
     return _STAMPS[root]
 
 
-class PackageLocator(caching.InTreeCacheLocator):
-    """Numba's in-tree locator (``__pycache__`` beside the file, or a user's ``NUMBA_CACHE_DIR`` as
-    numba's own locators do), stamped by the watched package."""
+class _PackageStamp:
+    """A locator of numba's, stamped by the watched package (:func:`package_of`) instead of the file."""
 
     _root: Path
+
+    def get_source_stamp(self) -> Any:
+        return package_stamp(self._root)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        root = package_of(py_file)
+        if root is None:
+            return None
+        found = super().from_function(py_func, py_file)  # type: ignore[misc]
+        if found is not None:
+            found._root = root
+        return found
+
+
+class PackageLocator(_PackageStamp, caching.InTreeCacheLocator):
+    """Numba's in-tree locator (``__pycache__`` beside the file, or a user's ``NUMBA_CACHE_DIR`` as
+    numba's own locators do), stamped by the watched package."""
 
     def __init__(self, py_func: Any, py_file: str) -> None:
         super().__init__(py_func, py_file)  # type: ignore[no-untyped-call]
@@ -69,19 +87,13 @@ class PackageLocator(caching.InTreeCacheLocator):
             sub = self.get_suitable_cache_subpath(py_file)  # type: ignore[no-untyped-call]
             self._cache_path = str(Path(user_dir) / sub)
 
-    def get_source_stamp(self) -> Any:
-        return package_stamp(self._root)
 
-    @classmethod
-    def from_function(cls, py_func: Any, py_file: str) -> PackageLocator | None:
-        root = package_of(py_file)
-        if root is None:
-            return None
-        found: PackageLocator | None = super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
-        if found is not None:
-            found._root = root
-        return found
+class PackageUserWideLocator(_PackageStamp, caching.UserWideCacheLocator):
+    """Numba's user-wide locator (its cache folder in the user's home), for a package whose folder
+    cannot be written (an installed copy), stamped by the package: an upgrade that changes a callee's
+    file and not its caller's compiles the caller again."""
 
 
-if PackageLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes.insert(0, PackageLocator)  # tried first; None elsewhere
+for _locator in (PackageUserWideLocator, PackageLocator):  # tried first, in-tree before user-wide
+    if _locator not in caching.CacheImpl._locator_classes:
+        caching.CacheImpl._locator_classes.insert(0, _locator)

@@ -32,6 +32,12 @@ def test_a_game_is_the_runs_own_only_with_its_candidate_and_seed() -> None:
     assert not row(None, None).of("twin", 1)  # a file of an older run: its seed is unknown
 
 
+def test_a_bot_of_the_field_is_not_taken_for_the_candidate() -> None:
+    assert row("twin", 1).played_by("twin")
+    assert not row("twin", 1).played_by("paranoid")  # in the field of the twin's game
+    assert row(None, None).played_by("paranoid")  # an older file does not say: any seat of it
+
+
 def report(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, str(BENCHMARKS / "reversixt_multi.py"), "--report", "--out", str(path)]
     return subprocess.run([*command, *extra], capture_output=True, text=True, timeout=120)
