@@ -17,6 +17,7 @@ installed copy) are two more entries at the head of its list of locator classes 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,6 @@ from numba.core import caching, config
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 _ROOTS: set[Path] = set()
-_STAMPS: dict[Path, bytes] = {}
 
 
 def watch(folder: str | Path) -> None:
@@ -49,12 +49,11 @@ def digest(root: Path) -> bytes:
     return h.digest()
 
 
+@functools.cache
 def package_stamp(root: Path) -> bytes:
     """:func:`digest` of ``root``, once a process (numba asks for every kernel it loads; the process
     runs the code it imported, so the files as they were then are the stamp)."""
-    if root not in _STAMPS:
-        _STAMPS[root] = digest(root)
-    return _STAMPS[root]
+    return digest(root)
 
 
 class _PackageStamp:
