@@ -184,10 +184,14 @@ def played(args: argparse.Namespace, games: list[dict[str, Any]], row: dict[str,
         )
 
 
-def interrupted(args: argparse.Namespace, done: str) -> None:
-    """Ctrl-C: the run stops and its tables show the games played so far (``args.interrupted``)."""
+def interrupted(args: argparse.Namespace, count: int, done: str) -> None:
+    """Ctrl-C: the run stops and its tables show the ``count`` games (or seeds) played so far
+    (``args.interrupted``); with none, it says that nothing is shown or written."""
     args.interrupted = True
-    print(f"interrupted: the tables below are of the {done}", file=sys.stderr)
+    if count:
+        print(f"interrupted: the tables below are of the {done}", file=sys.stderr)
+    else:
+        print(f"interrupted before the first {done}: no table, no --json file", file=sys.stderr)
 
 
 def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -199,7 +203,8 @@ def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
                 for seat in (0, 1):
                     played(args, games, play_one(game, args, args.bot, spec, args.first_seed + k, seat))
     except KeyboardInterrupt:
-        interrupted(args, f"{len(games)} game{'s' * (len(games) != 1)} played")
+        count = len(games)
+        interrupted(args, count, f"{count} game{'s' * (count != 1)} played" if count else "game ended")
     return games
 
 
@@ -236,7 +241,11 @@ def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict
             whole = k * len(specs)
             del pairs[whole:], ours[2 * whole :], base[2 * whole :]
             interrupted(
-                args, f"{k} seed{'s' * (k != 1)} played whole ({len(pairs)} pairs); seed {seed} is left out"
+                args,
+                k,
+                f"{k} seed{'s' * (k != 1)} played whole ({len(pairs)} pairs); seed {seed} is left out"
+                if k
+                else "seed was played whole",
             )
             break
         penta = Pentanomial.from_pairs(pairs)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -81,6 +84,15 @@ def test_ctrl_c_stops_the_run_and_prints_the_table_of_the_games_played(tmp_path:
     played = f"{len(games)} game{'s' * (len(games) != 1)} played"
     assert f"interrupted: the tables below are of the {played}" in stderr
     assert f"| wood1 | {len(games)} |" in stdout
+
+
+def test_ctrl_c_before_any_game_ended_says_that_nothing_is_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(interrupted=False)
+    strength.interrupted(args, 0, "game ended")
+    assert args.interrupted
+    assert capsys.readouterr().err == "interrupted before the first game ended: no table, no --json file\n"
+    strength.interrupted(args, 2, "2 games played")
+    assert capsys.readouterr().err == "interrupted: the tables below are of the 2 games played\n"
 
 
 def test_the_turns_of_hq_losses_are_listed_up_to_seven_then_summed_up() -> None:
