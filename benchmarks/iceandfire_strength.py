@@ -184,14 +184,15 @@ def played(args: argparse.Namespace, games: list[dict[str, Any]], row: dict[str,
         )
 
 
-def interrupted(args: argparse.Namespace, count: int, done: str) -> None:
-    """Ctrl-C: the run stops and its tables show the ``count`` games (or seeds) played so far
-    (``args.interrupted``); with none, it says that nothing is shown or written."""
+def interrupted(args: argparse.Namespace, count: int, done: str, first: str) -> None:
+    """Ctrl-C: the run stops and its tables show the ``count`` games (or seeds) played so far,
+    ``done`` (``args.interrupted``); with none, it says that nothing is shown or written, as
+    "before the first ``first``"."""
     args.interrupted = True
     if count:
         print(f"interrupted: the tables below are of the {done}", file=sys.stderr)
     else:
-        print(f"interrupted before the first {done}: no table, no --json file", file=sys.stderr)
+        print(f"interrupted before the first {first}: no table, no --json file", file=sys.stderr)
 
 
 def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -204,7 +205,7 @@ def play_pool(args: argparse.Namespace) -> list[dict[str, Any]]:
                     played(args, games, play_one(game, args, args.bot, spec, args.first_seed + k, seat))
     except KeyboardInterrupt:
         count = len(games)
-        interrupted(args, count, f"{count} game{'s' * (count != 1)} played" if count else "game ended")
+        interrupted(args, count, f"{count} game{'s' * (count != 1)} played", "game ended")
     return games
 
 
@@ -243,9 +244,8 @@ def play_sprt(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[dict
             interrupted(
                 args,
                 k,
-                f"{k} seed{'s' * (k != 1)} played whole ({len(pairs)} pairs); seed {seed} is left out"
-                if k
-                else "seed was played whole",
+                f"{k} seed{'s' * (k != 1)} played whole ({len(pairs)} pairs); seed {seed} is left out",
+                "seed was played whole",
             )
             break
         penta = Pentanomial.from_pairs(pairs)
@@ -420,14 +420,15 @@ def main() -> None:
     start = time.perf_counter()
     verdict = ""
     base: list[dict[str, Any]] = []
+    ours: list[dict[str, Any]] = []
     if args.baseline:
-        games, base, verdict = play_sprt(args)
-        pairs = paired_rows(games, base)
-        games = games + base
+        ours, base, verdict = play_sprt(args)
+        games = ours + base
     else:
         games = play_pool(args)
     if not games and args.interrupted:
         sys.exit(130)
+    pairs = paired_rows(ours, base) if args.baseline else []
     print(
         f"{args.bot} against {args.pool}: {args.seeds} seeds from {args.first_seed}, both seats, {args.time} "
         f"on the {args.clock} clock; load average {load} before, "

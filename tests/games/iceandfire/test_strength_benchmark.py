@@ -88,11 +88,29 @@ def test_ctrl_c_stops_the_run_and_prints_the_table_of_the_games_played(tmp_path:
 
 def test_ctrl_c_before_any_game_ended_says_that_nothing_is_shown(capsys: pytest.CaptureFixture[str]) -> None:
     args = argparse.Namespace(interrupted=False)
-    strength.interrupted(args, 0, "game ended")
+    strength.interrupted(args, 0, "0 games played", "game ended")
     assert args.interrupted
     assert capsys.readouterr().err == "interrupted before the first game ended: no table, no --json file\n"
-    strength.interrupted(args, 2, "2 games played")
+    strength.interrupted(args, 2, "2 games played", "game ended")
     assert capsys.readouterr().err == "interrupted: the tables below are of the 2 games played\n"
+
+
+@pytest.mark.parametrize("baseline", [[], ["--baseline", "wood1"]], ids=["pool", "sprt"])
+def test_ctrl_c_in_the_first_game_ends_the_run_with_one_line(
+    baseline: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def stopped(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(strength, "play_one", stopped)
+    monkeypatch.setattr(
+        sys, "argv", ["iceandfire_strength.py", "--bot", "postmortem", "--pool", "wood1", *baseline]
+    )
+    with pytest.raises(SystemExit) as stop:
+        strength.main()
+    assert stop.value.code == 130
+    first = "seed was played whole" if baseline else "game ended"
+    assert capsys.readouterr().err == f"interrupted before the first {first}: no table, no --json file\n"
 
 
 def test_the_turns_of_hq_losses_are_listed_up_to_seven_then_summed_up() -> None:
