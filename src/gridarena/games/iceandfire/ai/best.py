@@ -48,6 +48,9 @@ class BestBot(Judge):
     #: The last turn's distinct variant turns and how many of them were judged (for the benchmarks).
     distinct = 0
     judged = 0
+    #: When a list, each turn appends the list of its judged variants, (the turn's commands, the
+    #: judge's value) in the order judged (``benchmarks/iceandfire_oracle.py``); None: not kept.
+    variant_log: list[list[tuple[list[str], float]]] | None = None
 
     #: Whole-turn variants: the steps each one runs, in order. Each is played on a copy of the
     #: board and judged after the opponent's best reply (:meth:`judge`); the best one is played.
@@ -142,11 +145,16 @@ class BestBot(Judge):
 
     def plan(self, board: Board) -> list[str]:
         """:meth:`plan_turn`, after a tower next to our HQ once the enemy is within ``hq_tower_range``."""
+        if self.variant_log is not None:
+            self.variant_log.append([])
         if not self.hq_tower_range or finisher(board, ME, board.gold[ME]) is not None:
             return self.plan_turn(board)
         first: list[str] = []
         board = hq_tower(board, first, self.hq_tower_range)
-        return first + self.plan_turn(board)
+        turn = self.plan_turn(board)
+        if first and self.variant_log is not None:  # each variant's turn begins with the tower
+            self.variant_log[-1] = [(first + commands, value) for commands, value in self.variant_log[-1]]
+        return first + turn
 
     def plan_turn(self, board: Board) -> list[str]:
         """A finisher if there is one; else the variant that stands best against the reply.
@@ -190,6 +198,8 @@ class BestBot(Judge):
             except SearchAborted:
                 break
             self.judged += 1
+            if self.variant_log is not None:
+                self.variant_log[-1].append((list(commands), value))
             if best is None or value > best[0]:
                 best = (value, commands, after, self.predicted)
                 self.chosen = index
