@@ -284,7 +284,9 @@ def main() -> None:
     )
     parser.add_argument("--bot", default="best", help="a best(...) spec (default best)")
     parser.add_argument(
-        "--opponent", default="postmortem", help="one entry of iceandfire_strength.py --pool (default postmortem)"
+        "--opponent",
+        default="postmortem",
+        help="one entry of iceandfire_strength.py --pool (default postmortem)",
     )
     parser.add_argument("--seeds", type=int, default=2, help="maps, each in both seats (default 2)")
     parser.add_argument("--first-seed", type=int, default=1)
