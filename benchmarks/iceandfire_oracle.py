@@ -345,13 +345,22 @@ def main() -> None:
     except KeyboardInterrupt:
         interrupted = True
         if positions:
-            print(f"interrupted: the table below is of the {len(positions)} positions done", file=sys.stderr)
+            done = f"{len(positions)} position{'s' * (len(positions) != 1)}"
+            print(f"interrupted: the table below is of the {done} done", file=sys.stderr)
     if not positions:
+        if interrupted:
+            print(
+                "interrupted before the first position was played out: no table, no --json file",
+                file=sys.stderr,
+            )
+            sys.exit(130)
         print("no position with two or more judged variants in the window", file=sys.stderr)
-        sys.exit(130 if interrupted else 0)
+        return
+    last = max(seed for seed, _ in results)  # the seed played last (all asked for, unless stopped)
     print(
-        f"{args.bot} against {strength.label(spec)}: seeds {args.first_seed}-{args.first_seed + args.seeds - 1}, "
-        f"both seats, turns {low}-{high}, replays a variant: {args.replays}, 1/0.05 on the cpu clock"
+        f"{args.bot} against {strength.label(spec)}: seeds {args.first_seed}-{last}"
+        f"{f' (stopped; {args.seeds} asked for)' if interrupted else ''}, both seats, turns {low}-{high}, "
+        f"replays a variant: {args.replays}, 1/0.05 on the cpu clock"
     )
     print("| " + " | ".join(HEADER) + " |")
     print("|" + " --- |" * len(HEADER))

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
@@ -149,3 +151,49 @@ def test_a_variant_that_takes_the_hq_counts_as_won_without_a_replay() -> None:
     variants = {("TRAIN 3 10 11",): 5.0, ("WAIT",): 1.0}
     rows = oracle.replay(make("iceandfire"), args, "wood1", 1, 1, Position(), variants, ("TRAIN 3 10 11",))
     assert [(r["won"], r["chosen"]) for r in rows] == [(3, True), (3, False)]
+
+
+def test_ctrl_c_prints_the_row_of_the_positions_done_and_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = make("iceandfire")
+    state = game.new_initial_state(seed=1)
+    calls: list[int] = []
+
+    def one_game(game: Any, bot: str, spec: str, seed: int, seat: int, low: int, high: int) -> Any:
+        calls.append(seed)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return False, [(state, {("WAIT",): 2.0, ("MOVE 1 1 0",): 1.0}, ("WAIT",))]
+
+    def played_out(*args: Any) -> list[dict[str, Any]]:
+        return [
+            {"commands": ["WAIT"], "value": 2.0, "won": 0, "chosen": True},
+            {"commands": ["MOVE 1 1 0"], "value": 1.0, "won": 2, "chosen": False},
+        ]
+
+    monkeypatch.setattr(oracle, "positions_of", one_game)
+    monkeypatch.setattr(oracle, "replay", played_out)
+    monkeypatch.setattr(sys, "argv", ["iceandfire_oracle.py", "--seeds", "5", "--quiet"])
+    with pytest.raises(SystemExit) as stop:
+        oracle.main()
+    assert stop.value.code == 130
+    out, err = capsys.readouterr()
+    assert "interrupted: the table below is of the 1 position done" in err
+    assert "seeds 1-1 (stopped; 5 asked for)" in out
+    assert "| postmortem | 1 (1 lost) | 1 | 0.000 | 1.000 |" in out
+
+
+def test_ctrl_c_before_any_position_says_so_and_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def stopped(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(oracle, "positions_of", stopped)
+    monkeypatch.setattr(sys, "argv", ["iceandfire_oracle.py", "--quiet"])
+    with pytest.raises(SystemExit) as stop:
+        oracle.main()
+    assert stop.value.code == 130
+    said = "interrupted before the first position was played out: no table, no --json file\n"
+    assert capsys.readouterr().err == said
