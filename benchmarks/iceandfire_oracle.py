@@ -99,8 +99,9 @@ def opening_text(game: Any, seed: int, seat: int) -> str:
 def opponent(game: Any, spec: str, seed: int, seat: int, mid_game: bool) -> Any:
     """The opponent of ``seat``: a registry bot, or a program (:class:`MidGameProgram` when the game
     starts in mid-game)."""
-    if mid_game and "=" in spec and "(" not in spec.split("=", 1)[0]:
-        name, command = spec.split("=", 1)
+    program = strength.program_of(spec)
+    if mid_game and program is not None:
+        name, command = program
         return MidGameProgram(command, name, opening_text(game, seed, seat))
     return strength.opponent(game, spec)
 
@@ -209,8 +210,10 @@ def summary(
                 out.append((picked[0], statistics.fmean(others)))
         return out
 
+    by_game = {k: rates(ps) for k, ps in games.items()}
+
     def difference(keys: list[tuple[int, int]]) -> float:
-        pairs = [pair for k in keys for pair in rates(games[k])]
+        pairs = [pair for k in keys for pair in by_game[k]]
         return statistics.fmean(a - b for a, b in pairs) if pairs else 0.0
 
     pairs = rates(positions)
@@ -224,7 +227,7 @@ def summary(
                 if a["value"] > b["value"]:
                     agree += a["won"] > b["won"]
                     disagree += a["won"] < b["won"]
-    outcomes = [v["won"] for p in positions for v in p["variants"]]
+    variants = sum(len(p["variants"]) for p in positions)
     decided = sum(1 for p in positions for v in p["variants"] if v["won"] in (0, p["replays"]))
     lost_saved = sum(
         1
@@ -249,7 +252,7 @@ def summary(
         f"{agree} / {disagree}",
         f"{lost_saved} of {lost_games}",
         f"{won_risked} of {len(won_games)}",
-        f"{decided} of {len(outcomes)}",
+        f"{decided} of {variants}",
     )
 
 

@@ -99,16 +99,25 @@ def expand_pool(pool: str, ext: str) -> list[str]:
     return specs
 
 
+def program_of(spec: str) -> tuple[str, str] | None:
+    """``(name, command)`` of a ``name=command`` spec, a program over the CodinGame protocol; None for
+    a registry bot (whose settings may hold ``=`` inside its parentheses)."""
+    name, equals, command = spec.partition("=")
+    return (name, command) if equals and "(" not in name else None
+
+
 def opponent(game: Any, spec: str) -> Any:
     """A registry bot, or ``name=command``: a program over the CodinGame protocol."""
-    if "=" in spec and "(" not in spec.split("=", 1)[0]:
-        name, command = spec.split("=", 1)
+    program = program_of(spec)
+    if program is not None:
+        name, command = program
         return ExternalBot(command, name=name, protocol="codingame")
     return make_bot(game, spec)
 
 
 def label(spec: str) -> str:
-    return spec.split("=", 1)[0] if "=" in spec and "(" not in spec.split("=", 1)[0] else spec
+    program = program_of(spec)
+    return spec if program is None else program[0]
 
 
 def percentile(values: list[float], q: float) -> float:
