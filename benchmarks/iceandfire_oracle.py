@@ -25,9 +25,19 @@ first turn only and fail on a later first turn.
     /work/bin/onecore .venv/bin/python benchmarks/iceandfire_oracle.py --opponent morozec \\
         --seeds 30 --first-seed 1 --turns 5-11 --replays 2 --json oracle.json
 
-``--json FILE`` writes every position with its variants, their values and outcomes, after each
-position (a stopped run keeps what it did). Ctrl-C stops the run and prints the row of the
-positions done.
+``--json FILE`` writes every position with its variants, their values and outcomes (``won``, and
+each replay's in ``games``), after each position (a stopped run keeps what it did). Ctrl-C stops
+the run and prints the row of the positions done.
+
+Are the outcomes the variants' own, or chance? ``--positions FILE`` plays out again the positions
+of an earlier ``--json`` (instead of new games), each variant's earlier outcome kept as
+``before``, and ``--noise SD`` makes the bot of the played-out games break its close calls at
+random (a normal draw added to each value its judge gives). A line under the table says how far the
+new outcomes agree with the earlier ones, variant against variant within a position, and what the
+variant they chose wins now against the judge's pick:
+
+    /work/bin/onecore .venv/bin/python benchmarks/iceandfire_oracle.py --opponent morozec \\
+        --positions oracle.json --replays 4 --noise 20 --json again.json
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ import json
 import random
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +56,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import iceandfire_strength as strength
 
 from gridarena.bots.external import ExternalBot
+from gridarena.core.errors import GridArenaError
 from gridarena.core.gameclock import game_clock
 from gridarena.core.play import play_game
 from gridarena.core.registry import make, make_bot
+from gridarena.core.seeding import derive_seed
 from gridarena.core.specs import split_players
 from gridarena.games.iceandfire.ai.best import BestBot
 
@@ -115,15 +128,24 @@ def play_from(
     seat: int,
     log: list[Any] | None = None,
     replay: int = 0,
+    noise: float = 0.0,
+    noise_seed: str = "",
+    outcomes: list[Any] | None = None,
 ) -> tuple[bool, list[Any]]:
     """``bot`` in ``seat`` against ``spec`` from ``state``, a position of the map ``seed``, to the end:
     whether the bot won, and the states at the start of its turns (``log``: the bot's judged
-    variants, a list per turn; ``replay``: which replay, for the bots' seeds)."""
+    variants, a list per turn; ``replay``: which replay, for the bots' seeds; ``noise``: the standard
+    deviation of a normal draw added to each value the bot's judge gives, drawn from ``noise_seed``;
+    ``outcomes``: the game's :class:`~gridarena.core.types.Outcome` is appended to it)."""
     ours = make_bot(game, bot)
-    if log is not None:
+    if log is not None or noise:
         if not isinstance(ours, BestBot):
             raise SystemExit(f"--bot {bot}: not a best(...) bot, so it has no judged variants")
-        ours.variant_log = log
+        if log is not None:
+            ours.variant_log = log
+        if noise:
+            draws = random.Random(noise_seed)
+            ours.judge_noise = lambda: draws.gauss(0.0, noise)
     mid_game = state.ply > 0
     theirs = opponent(game, spec, seed, seat, mid_game)
     bots = [ours, theirs] if seat == 0 else [theirs, ours]
@@ -133,7 +155,9 @@ def play_from(
             game,
             bots,
             seed=seed * 1000 + replay,
-            names=["a", "b"],
+            names=[bot, strength.label(spec)][:: 1 if seat == 0 else -1],  # in the forfeits' reasons
+            # The bots' seeds as when the seats were named "a" and "b" (the runs of the docs).
+            bot_seeds=[derive_seed("bot", seed * 1000 + replay, n) for n in "ab"],
             clock=game_clock("1/0.05", 2, clock="cpu"),
             state=state,
             recorders=[starts],
@@ -141,16 +165,23 @@ def play_from(
     finally:
         if hasattr(theirs, "close"):
             theirs.close()
+    if outcomes is not None:
+        outcomes.append(record.outcome)
     return record.outcome.returns[seat] > record.outcome.returns[1 - seat], starts.states
 
 
 def positions_of(
     game: Any, bot: str, spec: str, seed: int, seat: int, low: int, high: int
-) -> tuple[bool, list[Any]]:
-    """One game: whether the bot won, and its turns in ``low``-``high`` with two or more distinct
-    variants judged: (state, [(commands, value)], the commands played)."""
+) -> tuple[bool, list[Any], str]:
+    """One game: whether the bot won, its turns in ``low``-``high`` with two or more distinct
+    variants judged: (state, [(commands, value)], the commands played), and why the opponent
+    forfeited it ("" if it did not)."""
     log: list[list[tuple[list[str], float]]] = []
-    won, states = play_from(game, game.new_initial_state(seed=seed), bot, spec, seed, seat, log)
+    outcomes: list[Any] = []
+    start = game.new_initial_state(seed=seed)
+    won, states = play_from(game, start, bot, spec, seed, seat, log, outcomes=outcomes)
+    outcome = outcomes[0]
+    forfeit = outcome.reason or outcome.termination if outcome.forfeit_player == 1 - seat else ""
     chosen = []
     for state, judged in zip(states, log, strict=False):  # a forfeit may end the game between the two
         if not low <= state.turn <= high:
@@ -161,7 +192,7 @@ def positions_of(
         if len(variants) >= 2:
             played = max(variants, key=lambda c: variants[c])  # the first of equals, as the bot chose
             chosen.append((state, variants, played))
-    return won, chosen
+    return won, chosen, forfeit
 
 
 def replay(
@@ -180,13 +211,31 @@ def replay(
         after = state.apply_action(state.string_to_action(";".join(commands) or "WAIT"))
         if after.is_terminal():  # the variant takes the HQ: nothing to play out
             returns = after.outcome().returns
-            wins = args.replays * (returns[seat] > returns[1 - seat])
+            games = [returns[seat] > returns[1 - seat]] * args.replays
         else:
-            wins = sum(
-                play_from(game, after, args.bot, spec, seed, seat, replay=r + 1)[0]
+            games = [
+                play_from(
+                    game,
+                    after,
+                    args.bot,
+                    spec,
+                    seed,
+                    seat,
+                    replay=r + 1,
+                    noise=args.noise,
+                    noise_seed=f"{seed} {seat} {state.ply} {';'.join(commands)} {r}",
+                )[0]
                 for r in range(args.replays)
-            )
-        rows.append({"commands": list(commands), "value": value, "won": wins, "chosen": commands == played})
+            ]
+        rows.append(
+            {
+                "commands": list(commands),
+                "value": value,
+                "won": sum(games),
+                "games": [int(g) for g in games],
+                "chosen": commands == played,
+            }
+        )
     return rows
 
 
@@ -256,6 +305,130 @@ def summary(
     )
 
 
+def read_positions(path: str, label: str, parser: argparse.ArgumentParser) -> list[dict[str, Any]]:
+    """The positions of an earlier ``--json`` file against ``label``; a bad file is one line."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as error:
+        parser.error(f"--positions {path}: {error.strerror}")
+    except ValueError as error:
+        parser.error(f"--positions {path}: not JSON ({error})")
+    if not isinstance(data, list) or not data:
+        parser.error(f"--positions {path}: not a list of positions written by --json")
+    for index, p in enumerate(data):
+        fields = ("opponent", "seed", "seat", "replays", "state", "variants", "game_won")
+        missing = [f for f in fields if not isinstance(p, dict) or f not in p]
+        if missing:
+            parser.error(f"--positions {path}: position {index} has no field {missing[0]!r}")
+        if p["opponent"] != label:
+            parser.error(
+                f"--positions {path}: position {index} was played against {p['opponent']}, not {label}"
+            )
+        if not isinstance(p["variants"], list) or len(p["variants"]) < 2:
+            parser.error(f"--positions {path}: position {index}: 'variants' is not a list of two or more")
+        if not all(isinstance(p[f], int) and not isinstance(p[f], bool) for f in ("seed", "seat", "replays")):
+            parser.error(
+                f"--positions {path}: position {index}: 'seed', 'seat' and 'replays' are not whole numbers"
+            )
+        if p["seat"] not in (0, 1) or p["replays"] < 1:
+            parser.error(f"--positions {path}: position {index}: seat {p['seat']}, replays {p['replays']}")
+        for v in p["variants"]:
+            bad = [f for f in ("commands", "value", "won", "chosen") if not isinstance(v, dict) or f not in v]
+            if bad:
+                parser.error(f"--positions {path}: position {index} has a variant without {bad[0]!r}")
+            commands, value, won = v["commands"], v["value"], v["won"]
+            if not (isinstance(commands, list) and all(isinstance(c, str) for c in commands)):
+                parser.error(
+                    f"--positions {path}: position {index}: a variant's 'commands' is not a list of texts"
+                )
+            if (
+                not isinstance(value, (int, float))
+                or not isinstance(won, int)
+                or not 0 <= won <= p["replays"]
+            ):
+                parser.error(
+                    f"--positions {path}: position {index}: a variant's 'value' or 'won' is out of place"
+                )
+        if sum(bool(v["chosen"]) for v in p["variants"]) != 1:
+            parser.error(f"--positions {path}: position {index} has not one variant marked chosen")
+    return data
+
+
+def games_of(
+    game: Any, args: argparse.Namespace, spec: str, earlier: list[dict[str, Any]] | None
+) -> Iterator[tuple[int, int, bool, list[Any], str]]:
+    """Each game in turn: (seed, seat, won, [(state, variants, the commands played, the earlier
+    outcomes or None)], why the opponent forfeited it or ""), from new games or from ``earlier``
+    positions."""
+    low, high = args.turns
+    if earlier is None:
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            for seat in (0, 1):
+                won, chosen, forfeit = positions_of(game, args.bot, spec, seed, seat, low, high)
+                yield seed, seat, won, [(*c, None) for c in chosen], forfeit
+        return
+    by_game: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for p in earlier:
+        by_game.setdefault((p["seed"], p["seat"]), []).append(p)
+    for (seed, seat), ps in by_game.items():
+        chosen = []
+        for p in ps:
+            try:
+                state = game.state_from_json(p["state"])
+                for v in p["variants"]:  # each variant a turn of this position
+                    state.apply_action(state.string_to_action(";".join(v["commands"]) or "WAIT"))
+            except GridArenaError as error:
+                raise SystemExit(f"--positions {args.positions}: seed {seed} seat {seat}: {error}") from None
+            variants = {tuple(v["commands"]): v["value"] for v in p["variants"]}
+            played = next(tuple(v["commands"]) for v in p["variants"] if v["chosen"])
+            before = {tuple(v["commands"]): v["won"] / p["replays"] for v in p["variants"]}
+            chosen.append((state, variants, played, before))
+        yield seed, seat, ps[0]["game_won"], chosen, ""
+
+
+def again(positions: list[dict[str, Any]], rng: random.Random) -> str:
+    """How far the outcomes played out again agree with the earlier run's, variant against variant
+    in the same position (so not the position's own chances): their correlation, the pairs the
+    earlier outcomes order and whether the new ones order them alike, and what a choice by the
+    earlier outcomes won now against the judge's pick (the difference with a 95 % interval by
+    bootstrap over whole games) and the mean variant."""
+    before: list[float] = []
+    now: list[float] = []
+    same = against = 0
+    by_before, picked, mean = [], [], []
+    gains: dict[tuple[int, int], list[float]] = {}
+    for p in positions:
+        vs = p["variants"]
+        shares = [(v["before"], v["won"] / p["replays"]) for v in vs]
+        mb, mn = statistics.fmean(b for b, _ in shares), statistics.fmean(n for _, n in shares)
+        before += [b - mb for b, _ in shares]
+        now += [n - mn for _, n in shares]
+        for b1, n1 in shares:
+            for b2, n2 in shares:
+                if b1 > b2:
+                    same += n1 > n2
+                    against += n1 < n2
+        best = max(range(len(vs)), key=lambda i: (vs[i]["before"], vs[i]["value"]))
+        by_before.append(shares[best][1])
+        picked.append(next(n for (_, n), v in zip(shares, vs, strict=True) if v["chosen"]))
+        mean.append(mn)
+        gains.setdefault((p["seed"], p["seat"]), []).append(by_before[-1] - picked[-1])
+    games = list(gains.values())
+    boot = sorted(
+        statistics.fmean(g for game in rng.choices(games, k=len(games)) for g in game) for _ in range(2000)
+    )
+    spread = (sum(b * b for b in before) * sum(n * n for n in now)) ** 0.5
+    correlation = sum(b * n for b, n in zip(before, now, strict=True)) / spread if spread else 0.0
+    return (
+        f"against the earlier outcomes, variant by variant within a position: correlation {correlation:.2f};"
+        f" pairs they order, ordered alike now {same}, the other way {against};"
+        f" won now by the variant they chose {statistics.fmean(by_before):.3f},"
+        f" by the judge's pick {statistics.fmean(picked):.3f}"
+        f" (the difference {statistics.fmean(by_before) - statistics.fmean(picked):+.3f}"
+        f" [{boot[50]:+.3f}, {boot[1949]:+.3f}]), by the mean variant {statistics.fmean(mean):.3f}"
+    )
+
+
 HEADER = (
     "opponent",
     "games",
@@ -297,12 +470,29 @@ def main() -> None:
         "--turns", type=parse_turns, default=(5, 11), help="the window, FIRST-LAST (default 5-11)"
     )
     parser.add_argument("--replays", type=int, default=2, help="games played out per variant (default 2)")
+    parser.add_argument(
+        "--noise",
+        type=float,
+        default=0.0,
+        metavar="SD",
+        help="in the games played out, add a normal draw of this standard deviation to each value the"
+        " bot's judge gives: a bot that breaks its close calls at random (default 0, none)",
+    )
+    parser.add_argument(
+        "--positions",
+        metavar="FILE",
+        help="play out again the positions of an earlier --json FILE against the same opponent, instead"
+        " of new games (--seeds, --first-seed and --turns are then not used), and say how far the"
+        " outcomes agree with that run's",
+    )
     parser.add_argument("--ext", default=strength.EXT, help="where the public programs are built")
     parser.add_argument("--json", metavar="FILE", help="write every position, after each one")
     parser.add_argument("--quiet", action="store_true", help="no line per game and position on stderr")
     args = parser.parse_args()
     if args.seeds < 1 or args.replays < 1:
         parser.error("--seeds and --replays must be at least 1")
+    if not 0 <= args.noise <= 10_000:
+        parser.error(f"--noise {args.noise:g}: a standard deviation from 0 to 10000")
     if args.opponent in ("programs", "styles") or len(split_players(args.opponent)) != 1:
         parser.error(f"--opponent {args.opponent}: one opponent (a registry bot, a program or name=command)")
     try:
@@ -311,40 +501,47 @@ def main() -> None:
         parser.error(str(missing).replace("--pool", "--opponent", 1))
     game = make("iceandfire")
     low, high = args.turns
+    earlier = read_positions(args.positions, strength.label(spec), parser) if args.positions else None
     positions: list[dict[str, Any]] = []
     results: dict[tuple[int, int], bool] = {}
+    forfeits: list[str] = []
     interrupted = False
     try:
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
-            for seat in (0, 1):
-                won, chosen = positions_of(game, args.bot, spec, seed, seat, low, high)
-                results[seed, seat] = won
+        for seed, seat, won, chosen, forfeit in games_of(game, args, spec, earlier):
+            results[seed, seat] = won
+            if forfeit:
+                forfeits.append(forfeit)
+            if not args.quiet:
+                why = f" (the opponent forfeited: {forfeit})" if forfeit else ""
+                print(
+                    f"seed {seed} seat {seat}: {'won' if won else 'lost'}{why}, {len(chosen)} positions",
+                    file=sys.stderr,
+                )
+            for state, variants, played, before in chosen:
+                rows = replay(game, args, spec, seed, seat, state, variants, played)
+                if before is not None:  # the outcomes of the earlier run, beside the new ones
+                    for row in rows:
+                        row["before"] = before[tuple(row["commands"])]
+                positions.append(
+                    {
+                        "opponent": strength.label(spec),
+                        "seed": seed,
+                        "seat": seat,
+                        "turn": state.turn,
+                        "game_won": won,
+                        "replays": args.replays,
+                        "noise": args.noise,
+                        "state": state.to_json(),
+                        "variants": rows,
+                    }
+                )
                 if not args.quiet:
-                    print(
-                        f"seed {seed} seat {seat}: {'won' if won else 'lost'}, {len(chosen)} positions",
-                        file=sys.stderr,
+                    outcome = ", ".join(
+                        f"{r['value']:.0f}: {r['won']}{' (pick)' if r['chosen'] else ''}" for r in rows
                     )
-                for state, variants, played in chosen:
-                    rows = replay(game, args, spec, seed, seat, state, variants, played)
-                    positions.append(
-                        {
-                            "opponent": strength.label(spec),
-                            "seed": seed,
-                            "seat": seat,
-                            "turn": state.turn,
-                            "game_won": won,
-                            "replays": args.replays,
-                            "state": state.to_json(),
-                            "variants": rows,
-                        }
-                    )
-                    if not args.quiet:
-                        outcome = ", ".join(
-                            f"{r['value']:.0f}: {r['won']}{' (pick)' if r['chosen'] else ''}" for r in rows
-                        )
-                        print(f"  turn {state.turn}: {outcome}", file=sys.stderr)
-                    if args.json:
-                        Path(args.json).write_text(json.dumps(positions))
+                    print(f"  turn {state.turn}: {outcome}", file=sys.stderr)
+                if args.json:
+                    Path(args.json).write_text(json.dumps(positions))
     except KeyboardInterrupt:
         interrupted = True
         if positions:
@@ -357,17 +554,32 @@ def main() -> None:
                 file=sys.stderr,
             )
             sys.exit(130)
-        print("no position with two or more judged variants in the window", file=sys.stderr)
+        why = (
+            f"; the opponent forfeited {len(forfeits)} of {len(results)} games ({forfeits[0]})"
+            if forfeits
+            else ""
+        )
+        print(f"no position with two or more judged variants in the window{why}", file=sys.stderr)
         return
-    last = max(seed for seed, _ in results)  # the seed played last (all asked for, unless stopped)
+    first, last = min(seed for seed, _ in results), max(seed for seed, _ in results)
+    if earlier is None:
+        where, stopped = f"turns {low}-{high}", f" (stopped; {args.seeds} asked for)"
+    else:
+        where, stopped = (
+            f"the positions of {args.positions}",
+            f" (stopped; {len(positions)} of {len(earlier)} positions)",
+        )
     print(
-        f"{args.bot} against {strength.label(spec)}: seeds {args.first_seed}-{last}"
-        f"{f' (stopped; {args.seeds} asked for)' if interrupted else ''}, both seats, turns {low}-{high}, "
-        f"replays a variant: {args.replays}, 1/0.05 on the cpu clock"
+        f"{args.bot} against {strength.label(spec)}: seeds {first}-{last}{stopped if interrupted else ''}"
+        f", both seats, {where}, replays a variant: {args.replays}"
+        f"{f', judge noise {args.noise:g}' if args.noise else ''}, 1/0.05 on the cpu clock"
+        f"{f'; the opponent forfeited {len(forfeits)} of {len(results)} games' if forfeits else ''}"
     )
     print("| " + " | ".join(HEADER) + " |")
     print("|" + " --- |" * len(HEADER))
     print("| " + " | ".join(summary(positions, results, random.Random(1))) + " |")
+    if earlier is not None:
+        print(again(positions, random.Random(1)))
     if interrupted:
         sys.exit(130)
 

@@ -4,6 +4,7 @@ mid-game."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import subprocess
@@ -18,7 +19,9 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import iceandfire_oracle as oracle  # noqa: E402
 
-from gridarena.core.registry import make  # noqa: E402
+from gridarena.core.gameclock import game_clock  # noqa: E402
+from gridarena.core.play import play_game  # noqa: E402
+from gridarena.core.registry import make, make_bot  # noqa: E402
 from gridarena.games.iceandfire.ai.best import BestBot  # noqa: E402
 
 # A CodinGame program that keeps everything it reads and waits; it fails (exit 1) on a turn whose
@@ -147,7 +150,7 @@ def test_a_variant_that_takes_the_hq_counts_as_won_without_a_replay() -> None:
         def apply_action(self, action: str) -> Over:
             return Over()
 
-    args = argparse.Namespace(bot="best", replays=3)
+    args = argparse.Namespace(bot="best", replays=3, noise=0.0)
     variants = {("TRAIN 3 10 11",): 5.0, ("WAIT",): 1.0}
     rows = oracle.replay(make("iceandfire"), args, "wood1", 1, 1, Position(), variants, ("TRAIN 3 10 11",))
     assert [(r["won"], r["chosen"]) for r in rows] == [(3, True), (3, False)]
@@ -164,7 +167,7 @@ def test_ctrl_c_prints_the_row_of_the_positions_done_and_exits_130(
         calls.append(seed)
         if len(calls) > 1:
             raise KeyboardInterrupt
-        return False, [(state, {("WAIT",): 2.0, ("MOVE 1 1 0",): 1.0}, ("WAIT",))]
+        return False, [(state, {("WAIT",): 2.0, ("MOVE 1 1 0",): 1.0}, ("WAIT",))], ""
 
     def played_out(*args: Any) -> list[dict[str, Any]]:
         return [
@@ -197,3 +200,199 @@ def test_ctrl_c_before_any_position_says_so_and_exits_130(
     assert stop.value.code == 130
     said = "interrupted before the first position was played out: no table, no --json file\n"
     assert capsys.readouterr().err == said
+
+
+def test_judge_noise_is_added_to_each_judged_value_before_the_choice() -> None:
+    game = make("iceandfire")
+    bot = make_bot(game, "best")
+    assert isinstance(bot, BestBot) and BestBot.judge_noise is None
+    log: list[Any] = []
+    bot.variant_log = log
+    rising = itertools.count()
+    bot.judge_noise = lambda: 1e6 * next(rising)  # each variant judged outweighs those before it
+    record = play_game(
+        game, [bot, make_bot(game, "wood1")], seed=1, clock=game_clock("1/0.05", 2, clock="cpu")
+    )
+    ours = [t.action for t in record.turns if t.player == 0]
+    several = [(turn, action) for turn, action in zip(log, ours, strict=False) if len(turn) >= 2]
+    assert several, "no turn of the game had two judged variants"
+    for turn, action in several:
+        assert turn[-1][1] > 5e5  # the noise is in the logged value
+        assert action == ";".join(turn[-1][0]) or "WAIT"  # and the last variant judged was played
+
+
+def earlier_position(seed: int, seat: int, outcomes: list[tuple[float, int, bool]]) -> dict[str, Any]:
+    state = make("iceandfire").new_initial_state(seed=seed)
+    rows = [
+        {"commands": [f"MOVE {i} 1 1"], "value": value, "won": won, "chosen": chosen}
+        for i, (value, won, chosen) in enumerate(outcomes)
+    ]
+    return {
+        "opponent": "postmortem",
+        "seed": seed,
+        "seat": seat,
+        "turn": 1,
+        "game_won": False,
+        "replays": 2,
+        "state": state.to_json(),
+        "variants": rows,
+    }
+
+
+def test_positions_of_an_earlier_run_are_played_out_again_beside_their_outcomes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(
+        json.dumps(
+            [
+                earlier_position(4, 0, [(3.0, 0, True), (2.0, 2, False), (1.0, 1, False)]),
+                earlier_position(7, 1, [(3.0, 2, True), (2.0, 0, False)]),
+            ]
+        )
+    )
+    now = {"MOVE 0 1 1": 1, "MOVE 1 1 1": 2, "MOVE 2 1 1": 0}  # the first position again, 0 and 2 swapped
+    seen: list[Any] = []
+
+    def played_out(
+        game: Any, args: Any, spec: str, seed: int, seat: int, state: Any, variants: Any, played: Any
+    ) -> Any:
+        seen.append((seed, seat, state.turn, args.noise, played))
+        won = now if seed == 4 else {"MOVE 0 1 1": 2, "MOVE 1 1 1": 1}
+        return [
+            {"commands": list(c), "value": v, "won": won[c[0]], "chosen": c == played}
+            for c, v in variants.items()
+        ]
+
+    monkeypatch.setattr(oracle, "replay", played_out)
+    out = tmp_path / "again.json"
+    argv = [
+        "iceandfire_oracle.py",
+        "--positions",
+        str(earlier),
+        "--noise",
+        "20",
+        "--quiet",
+        "--json",
+        str(out),
+    ]
+    monkeypatch.setattr(sys, "argv", argv)
+    oracle.main()
+    assert seen == [(4, 0, 1, 20.0, ("MOVE 0 1 1",)), (7, 1, 1, 20.0, ("MOVE 0 1 1",))]
+    text = capsys.readouterr().out
+    assert "seeds 4-7, both seats, the positions of" in text and "judge noise 20" in text
+    # The pairs the earlier outcomes order: 1 > 0, 1 > 2 and 2 > 0 in the first position (now 1 of 2,
+    # 2 of 2 and 0 of 2 won: the last the other way), 0 > 1 in the second (now 2 of 2 against 1).
+    assert "ordered alike now 3, the other way 1" in text
+    # The earlier outcomes choose variant 1, then 0 (now won 1 and 1); the pick is variant 0 both
+    # times (0.5 and 1); the mean variant 0.5 and 0.75.
+    said = "won now by the variant they chose 1.000, by the judge's pick 0.750 (the difference +0.250 ["
+    assert said in text and "by the mean variant 0.625" in text
+    kept = json.loads(out.read_text())
+    assert [[v["before"] for v in p["variants"]] for p in kept] == [[0.0, 1.0, 0.5], [1.0, 0.0]]
+    assert all(p["noise"] == 20.0 for p in kept)
+
+
+def test_the_agreement_is_perfect_when_the_outcomes_are_the_same() -> None:
+    rows = [
+        {"before": b, "won": 2 * b, "chosen": c, "value": 0.0}
+        for b, c in ((1.0, False), (0.0, True), (0.5, False))
+    ]
+    line = oracle.again([{"seed": 1, "seat": 0, "replays": 2, "variants": rows}], random.Random(1))
+    assert "correlation 1.00" in line and "ordered alike now 3, the other way 0" in line
+    assert (
+        "by the variant they chose 1.000, by the judge's pick 0.000 (the difference +1.000 [+1.000, +1.000])"
+        in line
+    )
+    assert "by the mean variant 0.500" in line
+
+
+def test_bad_positions_files_are_one_line_each(tmp_path: Path) -> None:
+    good = earlier_position(4, 0, [(3.0, 0, True), (2.0, 2, False)])
+    cases: list[tuple[Any, str]] = [
+        (None, "No such file"),
+        ("{", "not JSON"),
+        ({"a": 1}, "not a list of positions"),
+        ([{**good, "opponent": "morozec"}], "played against morozec, not postmortem"),
+        ([{k: v for k, v in good.items() if k != "state"}], "position 0 has no field 'state'"),
+        ([{**good, "variants": [good["variants"][0]]}], "not a list of two or more"),
+        ([{**good, "variants": [{"commands": []}, {"commands": []}]}], "a variant without 'value'"),
+        (
+            [{**good, "variants": [{**v, "chosen": True} for v in good["variants"]]}],
+            "not one variant marked chosen",
+        ),
+        ([{**good, "state": {**good["state"], "gold": "x"}}], "seed 4 seat 0: iceandfire state"),
+        ([{**good, "seat": 2}], "seat 2, replays 2"),
+        ([{**good, "seed": "4"}], "are not whole numbers"),
+        (
+            [{**good, "variants": [{**v, "commands": "MOVE"} for v in good["variants"]]}],
+            "not a list of texts",
+        ),
+        (
+            [{**good, "variants": [{**v, "won": 3} for v in good["variants"]]}],
+            "'value' or 'won' is out of place",
+        ),
+        (
+            [{**good, "variants": [{**v, "commands": ["FLY 1 2"]} for v in good["variants"]]}],
+            "seed 4 seat 0: ",
+        ),
+    ]
+    for content, said in cases:
+        path = tmp_path / "positions.json"
+        path.unlink(missing_ok=True)
+        if content is not None:
+            path.write_text(content if isinstance(content, str) else json.dumps(content))
+        command = [
+            sys.executable,
+            str(BENCHMARKS / "iceandfire_oracle.py"),
+            "--positions",
+            str(path),
+            "--quiet",
+        ]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert run.returncode in (1, 2) and said in run.stderr and "Traceback" not in run.stderr, (
+            said,
+            run.stderr,
+        )
+    command = [sys.executable, str(BENCHMARKS / "iceandfire_oracle.py"), "--noise", "-1"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "a standard deviation from 0 to 10000" in run.stderr
+
+
+def test_an_opponent_that_forfeits_every_game_is_named_when_no_position_remains(tmp_path: Path) -> None:
+    dead = tmp_path / "dead.py"
+    dead.write_text("import sys\nsys.exit(3)\n")
+    command = [sys.executable, str(BENCHMARKS / "iceandfire_oracle.py"), "--seeds", "1", "--quiet"]
+    run = subprocess.run(
+        [*command, "--opponent", f"dead={sys.executable} {dead}"], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    said = "no position with two or more judged variants in the window; the opponent forfeited 2 of 2 games (dead: "
+    assert said in run.stderr and "exit code 3" in run.stderr
+
+
+def test_ctrl_c_while_playing_positions_again_names_the_positions_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = tmp_path / "earlier.json"
+    positions = [earlier_position(seed, 0, [(2.0, 2, True), (1.0, 0, False)]) for seed in (4, 5, 6)]
+    earlier.write_text(json.dumps(positions))
+    calls: list[int] = []
+
+    def played_out(game: Any, args: Any, spec: str, seed: int, *rest: Any) -> Any:
+        calls.append(seed)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return [
+            {"commands": ["MOVE 0 1 1"], "value": 2.0, "won": 1, "chosen": True},
+            {"commands": ["MOVE 1 1 1"], "value": 1.0, "won": 0, "chosen": False},
+        ]
+
+    monkeypatch.setattr(oracle, "replay", played_out)
+    monkeypatch.setattr(sys, "argv", ["iceandfire_oracle.py", "--positions", str(earlier), "--quiet"])
+    with pytest.raises(SystemExit) as stop:
+        oracle.main()
+    assert stop.value.code == 130
+    out = capsys.readouterr().out
+    assert "seeds 4-5 (stopped; 1 of 3 positions)" in out
+    assert "pairs they order, ordered alike now 1, the other way 0" in out

@@ -13,7 +13,7 @@ blue judged first among the variants).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from gridarena.core.errors import SpecError
@@ -51,6 +51,9 @@ class BestBot(Judge):
     #: When a list, each turn appends the list of its judged variants, (the turn's commands, the
     #: judge's value) in the order judged (``benchmarks/iceandfire_oracle.py``); None: not kept.
     variant_log: list[list[tuple[list[str], float]]] | None = None
+    #: When set, a draw added to each judged value before the choice: a continuation that plays as
+    #: ``best`` but breaks its close calls at random (``benchmarks/iceandfire_oracle.py --noise``).
+    judge_noise: Callable[[], float] | None = None
 
     #: Whole-turn variants: the steps each one runs, in order. Each is played on a copy of the
     #: board and judged after the opponent's best reply (:meth:`judge`); the best one is played.
@@ -198,6 +201,8 @@ class BestBot(Judge):
             except SearchAborted:
                 break
             self.judged += 1
+            if self.judge_noise is not None:
+                value += self.judge_noise()
             if self.variant_log is not None:
                 self.variant_log[-1].append((list(commands), value))
             if best is None or value > best[0]:
