@@ -30,8 +30,8 @@ each replay's in ``games``), after each position (a stopped run keeps what it di
 the run and prints the row of the positions done.
 
 Are the outcomes the variants' own, or chance? ``--positions FILE`` plays out again the positions
-of an earlier ``--json`` (instead of new games), each variant's earlier outcome kept as
-``before``, and ``--noise SD`` makes the bot of the played-out games break its close calls at
+of an earlier ``--json`` (instead of new games; against ``--opponent``, which may be another than
+the file's), each variant's earlier outcome kept as ``before``, and ``--noise SD`` makes the bot of the played-out games break its close calls at
 random (a normal draw added to each value its judge gives). A line under the table says how far the
 new outcomes agree with the earlier ones, variant against variant within a position, and what the
 variant they chose wins now against the judge's pick:
@@ -305,8 +305,9 @@ def summary(
     )
 
 
-def read_positions(path: str, label: str, parser: argparse.ArgumentParser) -> list[dict[str, Any]]:
-    """The positions of an earlier ``--json`` file against ``label``; a bad file is one line."""
+def read_positions(path: str, parser: argparse.ArgumentParser) -> list[dict[str, Any]]:
+    """The positions of an earlier ``--json`` file, all played against one opponent; a bad file is one
+    line."""
     try:
         data = json.loads(Path(path).read_text())
     except OSError as error:
@@ -320,9 +321,10 @@ def read_positions(path: str, label: str, parser: argparse.ArgumentParser) -> li
         missing = [f for f in fields if not isinstance(p, dict) or f not in p]
         if missing:
             parser.error(f"--positions {path}: position {index} has no field {missing[0]!r}")
-        if p["opponent"] != label:
+        if p["opponent"] != data[0]["opponent"] or not isinstance(p["opponent"], str):
             parser.error(
-                f"--positions {path}: position {index} was played against {p['opponent']}, not {label}"
+                f"--positions {path}: position {index} was played against {p['opponent']},"
+                f" position 0 against {data[0]['opponent']}: one opponent a file"
             )
         if not isinstance(p["variants"], list) or len(p["variants"]) < 2:
             parser.error(f"--positions {path}: position {index}: 'variants' is not a list of two or more")
@@ -481,9 +483,9 @@ def main() -> None:
     parser.add_argument(
         "--positions",
         metavar="FILE",
-        help="play out again the positions of an earlier --json FILE against the same opponent, instead"
-        " of new games (--seeds, --first-seed and --turns are then not used), and say how far the"
-        " outcomes agree with that run's",
+        help="play out again the positions of an earlier --json FILE, against its opponent or another,"
+        " instead of new games (--seeds, --first-seed and --turns are then not used), and say how far"
+        " the outcomes agree with that run's",
     )
     parser.add_argument("--ext", default=strength.EXT, help="where the public programs are built")
     parser.add_argument("--json", metavar="FILE", help="write every position, after each one")
@@ -501,7 +503,7 @@ def main() -> None:
         parser.error(str(missing).replace("--pool", "--opponent", 1))
     game = make("iceandfire")
     low, high = args.turns
-    earlier = read_positions(args.positions, strength.label(spec), parser) if args.positions else None
+    earlier = read_positions(args.positions, parser) if args.positions else None
     positions: list[dict[str, Any]] = []
     results: dict[tuple[int, int], bool] = {}
     forfeits: list[str] = []
@@ -566,7 +568,7 @@ def main() -> None:
         where, stopped = f"turns {low}-{high}", f" (stopped; {args.seeds} asked for)"
     else:
         where, stopped = (
-            f"the positions of {args.positions}",
+            f"the positions of {args.positions} (played against {earlier[0]['opponent']})",
             f" (stopped; {len(positions)} of {len(earlier)} positions)",
         )
     print(

@@ -280,7 +280,8 @@ def test_positions_of_an_earlier_run_are_played_out_again_beside_their_outcomes(
     oracle.main()
     assert seen == [(4, 0, 1, 20.0, ("MOVE 0 1 1",)), (7, 1, 1, 20.0, ("MOVE 0 1 1",))]
     text = capsys.readouterr().out
-    assert "seeds 4-7, both seats, the positions of" in text and "judge noise 20" in text
+    assert "seeds 4-7, both seats, the positions of" in text and "(played against postmortem)" in text
+    assert "judge noise 20" in text
     # The pairs the earlier outcomes order: 1 > 0, 1 > 2 and 2 > 0 in the first position (now 1 of 2,
     # 2 of 2 and 0 of 2 won: the last the other way), 0 > 1 in the second (now 2 of 2 against 1).
     assert "ordered alike now 3, the other way 1" in text
@@ -313,7 +314,10 @@ def test_bad_positions_files_are_one_line_each(tmp_path: Path) -> None:
         (None, "No such file"),
         ("{", "not JSON"),
         ({"a": 1}, "not a list of positions"),
-        ([{**good, "opponent": "morozec"}], "played against morozec, not postmortem"),
+        (
+            [good, {**good, "opponent": "morozec"}],
+            "position 1 was played against morozec, position 0 against",
+        ),
         ([{k: v for k, v in good.items() if k != "state"}], "position 0 has no field 'state'"),
         ([{**good, "variants": [good["variants"][0]]}], "not a list of two or more"),
         ([{**good, "variants": [{"commands": []}, {"commands": []}]}], "a variant without 'value'"),
@@ -396,3 +400,44 @@ def test_ctrl_c_while_playing_positions_again_names_the_positions_done(
     out = capsys.readouterr().out
     assert "seeds 4-5 (stopped; 1 of 3 positions)" in out
     assert "pairs they order, ordered alike now 1, the other way 0" in out
+
+
+def test_positions_played_against_one_opponent_may_be_played_out_against_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(
+        json.dumps([{**earlier_position(4, 0, [(2.0, 2, True), (1.0, 0, False)]), "opponent": "morozec"}])
+    )
+    against: list[str] = []
+
+    def played_out(game: Any, args: Any, spec: str, *rest: Any) -> Any:
+        against.append(spec)
+        return [
+            {"commands": ["MOVE 0 1 1"], "value": 2.0, "won": 0, "chosen": True},
+            {"commands": ["MOVE 1 1 1"], "value": 1.0, "won": 1, "chosen": False},
+        ]
+
+    monkeypatch.setattr(oracle, "replay", played_out)
+    out = tmp_path / "again.json"
+    argv = [
+        "iceandfire_oracle.py",
+        "--positions",
+        str(earlier),
+        "--opponent",
+        "wood1",
+        "--quiet",
+        "--json",
+        str(out),
+    ]
+    monkeypatch.setattr(sys, "argv", argv)
+    oracle.main()
+    assert against == ["wood1"]
+    text = capsys.readouterr().out
+    assert (
+        "best against wood1: seeds 4-4, both seats, the positions of" in text
+        and "(played against morozec)" in text
+    )
+    assert "| wood1 | 1 (1 lost) | 1 |" in text
+    assert "ordered alike now 0, the other way 1" in text
+    assert json.loads(out.read_text())[0]["opponent"] == "wood1"
