@@ -29,12 +29,13 @@ first turn only and fail on a later first turn.
 each replay's in ``games``), after each position (a stopped run keeps what it did). Ctrl-C stops
 the run and prints the row of the positions done.
 
-Are the outcomes the variants' own, or chance? ``--positions FILE`` plays out again the positions
-of an earlier ``--json`` (instead of new games; against ``--opponent``, which may be another than
-the file's), each variant's earlier outcome kept as ``before``, and ``--noise SD`` makes the bot of the played-out games break its close calls at
-random (a normal draw added to each value its judge gives). A line under the table says how far the
-new outcomes agree with the earlier ones, variant against variant within a position, and what the
-variant they chose wins now against the judge's pick:
+Are the outcomes the variants' own, or chance? ``--positions FILE`` plays out again the positions of
+an earlier ``--json`` (instead of new games; against ``--opponent``, which may be another than the
+file's), each variant's earlier outcome kept as ``before``, and ``--noise SD`` makes the bot of the
+played-out games break its close calls at random (a normal draw added to each value its judge
+gives). A line under the table says how far the new outcomes agree with the earlier ones, variant
+against variant within a position, and what the variant they chose wins now against the judge's
+pick:
 
     /work/bin/onecore .venv/bin/python benchmarks/iceandfire_oracle.py --opponent morozec \\
         --positions oracle.json --replays 4 --noise 20 --json again.json
@@ -568,7 +569,8 @@ def main() -> None:
         where, stopped = f"turns {low}-{high}", f" (stopped; {args.seeds} asked for)"
     else:
         where, stopped = (
-            f"the positions of {args.positions} (played against {earlier[0]['opponent']})",
+            f"the positions of {args.positions} (played against {earlier[0]['opponent']};"
+            " the games won and lost are that run's)",
             f" (stopped; {len(positions)} of {len(earlier)} positions)",
         )
     print(

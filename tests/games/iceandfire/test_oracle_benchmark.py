@@ -280,7 +280,10 @@ def test_positions_of_an_earlier_run_are_played_out_again_beside_their_outcomes(
     oracle.main()
     assert seen == [(4, 0, 1, 20.0, ("MOVE 0 1 1",)), (7, 1, 1, 20.0, ("MOVE 0 1 1",))]
     text = capsys.readouterr().out
-    assert "seeds 4-7, both seats, the positions of" in text and "(played against postmortem)" in text
+    assert (
+        "seeds 4-7, both seats, the positions of" in text
+        and "(played against postmortem; the games won and lost are that run's)" in text
+    )
     assert "judge noise 20" in text
     # The pairs the earlier outcomes order: 1 > 0, 1 > 2 and 2 > 0 in the first position (now 1 of 2,
     # 2 of 2 and 0 of 2 won: the last the other way), 0 > 1 in the second (now 2 of 2 against 1).
@@ -436,7 +439,7 @@ def test_positions_played_against_one_opponent_may_be_played_out_against_another
     text = capsys.readouterr().out
     assert (
         "best against wood1: seeds 4-4, both seats, the positions of" in text
-        and "(played against morozec)" in text
+        and "(played against morozec; the games won and lost are that run's)" in text
     )
     assert "| wood1 | 1 (1 lost) | 1 |" in text
     assert "ordered alike now 0, the other way 1" in text
