@@ -239,6 +239,13 @@ def earlier_position(seed: int, seat: int, outcomes: list[tuple[float, int, bool
     }
 
 
+def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *options: str) -> str:
+    """The benchmark's ``main`` with ``options`` (and ``--quiet``): what it printed."""
+    monkeypatch.setattr(sys, "argv", ["iceandfire_oracle.py", *options, "--quiet"])
+    oracle.main()
+    return capsys.readouterr().out
+
+
 def test_positions_of_an_earlier_run_are_played_out_again_beside_their_outcomes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -266,20 +273,8 @@ def test_positions_of_an_earlier_run_are_played_out_again_beside_their_outcomes(
 
     monkeypatch.setattr(oracle, "replay", played_out)
     out = tmp_path / "again.json"
-    argv = [
-        "iceandfire_oracle.py",
-        "--positions",
-        str(earlier),
-        "--noise",
-        "20",
-        "--quiet",
-        "--json",
-        str(out),
-    ]
-    monkeypatch.setattr(sys, "argv", argv)
-    oracle.main()
+    text = run_main(monkeypatch, capsys, "--positions", str(earlier), "--noise", "20", "--json", str(out))
     assert seen == [(4, 0, 1, 20.0, ("MOVE 0 1 1",)), (7, 1, 1, 20.0, ("MOVE 0 1 1",))]
-    text = capsys.readouterr().out
     assert (
         "seeds 4-7, both seats, the positions of" in text
         and "(played against postmortem; the games won and lost are that run's)" in text
@@ -423,20 +418,10 @@ def test_positions_played_against_one_opponent_may_be_played_out_against_another
 
     monkeypatch.setattr(oracle, "replay", played_out)
     out = tmp_path / "again.json"
-    argv = [
-        "iceandfire_oracle.py",
-        "--positions",
-        str(earlier),
-        "--opponent",
-        "wood1",
-        "--quiet",
-        "--json",
-        str(out),
-    ]
-    monkeypatch.setattr(sys, "argv", argv)
-    oracle.main()
+    text = run_main(
+        monkeypatch, capsys, "--positions", str(earlier), "--opponent", "wood1", "--json", str(out)
+    )
     assert against == ["wood1"]
-    text = capsys.readouterr().out
     assert (
         "best against wood1: seeds 4-4, both seats, the positions of" in text
         and "(played against morozec; the games won and lost are that run's)" in text
