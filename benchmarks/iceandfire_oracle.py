@@ -182,7 +182,7 @@ def positions_of(
     start = game.new_initial_state(seed=seed)
     won, states = play_from(game, start, bot, spec, seed, seat, log, outcomes=outcomes)
     outcome = outcomes[0]
-    forfeit = outcome.reason or outcome.termination if outcome.forfeit_player == 1 - seat else ""
+    forfeit = (outcome.reason or outcome.termination) if outcome.forfeit_player == 1 - seat else ""
     chosen = []
     for state, judged in zip(states, log, strict=False):  # a forfeit may end the game between the two
         if not low <= state.turn <= high:
@@ -306,10 +306,17 @@ def summary(
     )
 
 
-def read_positions(path: str, parser: argparse.ArgumentParser) -> list[dict[str, Any]]:
-    """The positions of an earlier ``--json`` file, all played against one opponent; a bad file is one
+#: The largest ``--positions`` file read (a run of 30 seeds writes about 250 kB).
+MAX_POSITIONS_BYTES = 200_000_000
+
+
+def read_positions(path: str, game: Any, parser: argparse.ArgumentParser) -> list[tuple[dict[str, Any], Any]]:
+    """The positions of an earlier ``--json`` file, all played against one opponent, each with its
+    state, every variant checked to be a turn of it before any game is played; a bad file is one
     line."""
     try:
+        if Path(path).stat().st_size > MAX_POSITIONS_BYTES:
+            parser.error(f"--positions {path}: larger than {MAX_POSITIONS_BYTES:,} bytes")
         data = json.loads(Path(path).read_text())
     except OSError as error:
         parser.error(f"--positions {path}: {error.strerror}")
@@ -354,15 +361,24 @@ def read_positions(path: str, parser: argparse.ArgumentParser) -> list[dict[str,
                 )
         if sum(bool(v["chosen"]) for v in p["variants"]) != 1:
             parser.error(f"--positions {path}: position {index} has not one variant marked chosen")
-    return data
+    positions = []
+    for p in data:
+        try:
+            state = game.state_from_json(p["state"])
+            for v in p["variants"]:
+                state.apply_action(state.string_to_action(";".join(v["commands"]) or "WAIT"))
+        except GridArenaError as error:
+            parser.error(f"--positions {path}: seed {p['seed']} seat {p['seat']}: {error}")
+        positions.append((p, state))
+    return positions
 
 
 def games_of(
-    game: Any, args: argparse.Namespace, spec: str, earlier: list[dict[str, Any]] | None
+    game: Any, args: argparse.Namespace, spec: str, earlier: list[tuple[dict[str, Any], Any]] | None
 ) -> Iterator[tuple[int, int, bool, list[Any], str]]:
     """Each game in turn: (seed, seat, won, [(state, variants, the commands played, the earlier
     outcomes or None)], why the opponent forfeited it or ""), from new games or from ``earlier``
-    positions."""
+    positions (each with its state, as :func:`read_positions` gives them)."""
     low, high = args.turns
     if earlier is None:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
@@ -370,23 +386,17 @@ def games_of(
                 won, chosen, forfeit = positions_of(game, args.bot, spec, seed, seat, low, high)
                 yield seed, seat, won, [(*c, None) for c in chosen], forfeit
         return
-    by_game: dict[tuple[int, int], list[dict[str, Any]]] = {}
-    for p in earlier:
-        by_game.setdefault((p["seed"], p["seat"]), []).append(p)
+    by_game: dict[tuple[int, int], list[tuple[dict[str, Any], Any]]] = {}
+    for p, state in earlier:
+        by_game.setdefault((p["seed"], p["seat"]), []).append((p, state))
     for (seed, seat), ps in by_game.items():
         chosen = []
-        for p in ps:
-            try:
-                state = game.state_from_json(p["state"])
-                for v in p["variants"]:  # each variant a turn of this position
-                    state.apply_action(state.string_to_action(";".join(v["commands"]) or "WAIT"))
-            except GridArenaError as error:
-                raise SystemExit(f"--positions {args.positions}: seed {seed} seat {seat}: {error}") from None
+        for p, state in ps:
             variants = {tuple(v["commands"]): v["value"] for v in p["variants"]}
             played = next(tuple(v["commands"]) for v in p["variants"] if v["chosen"])
             before = {tuple(v["commands"]): v["won"] / p["replays"] for v in p["variants"]}
             chosen.append((state, variants, played, before))
-        yield seed, seat, ps[0]["game_won"], chosen, ""
+        yield seed, seat, ps[0][0]["game_won"], chosen, ""
 
 
 def again(positions: list[dict[str, Any]], rng: random.Random) -> str:
@@ -504,7 +514,7 @@ def main() -> None:
         parser.error(str(missing).replace("--pool", "--opponent", 1))
     game = make("iceandfire")
     low, high = args.turns
-    earlier = read_positions(args.positions, parser) if args.positions else None
+    earlier = read_positions(args.positions, game, parser) if args.positions else None
     positions: list[dict[str, Any]] = []
     results: dict[tuple[int, int], bool] = {}
     forfeits: list[str] = []
@@ -569,7 +579,7 @@ def main() -> None:
         where, stopped = f"turns {low}-{high}", f" (stopped; {args.seeds} asked for)"
     else:
         where, stopped = (
-            f"the positions of {args.positions} (played against {earlier[0]['opponent']};"
+            f"the positions of {args.positions} (played against {earlier[0][0]['opponent']};"
             " the games won and lost are that run's)",
             f" (stopped; {len(positions)} of {len(earlier)} positions)",
         )
