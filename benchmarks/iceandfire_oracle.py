@@ -39,6 +39,17 @@ pick:
 
     /work/bin/onecore .venv/bin/python benchmarks/iceandfire_oracle.py --opponent morozec \\
         --positions oracle.json --replays 4 --noise 20 --json again.json
+
+What would a perfect foresight of the opponent be worth? ``--foresight PAIRS`` (with ``--positions``)
+plays no variant out: after each variant the opponent itself replies, then PAIRS turn pairs of the
+real game follow (the bot's turn, the opponent's reply), and the position at the start of each of
+the bot's turns is measured by the judge's evaluation and by the active cells, ours less the
+opponent's. The table says, per point and measure, how many pairs of variants it orders as the
+file's outcomes do, and what the variant it ranks first won less the mean variant (``--json``: the
+file's positions, each variant with its measures at each point as ``foresight``):
+
+    /work/bin/onecore .venv/bin/python benchmarks/iceandfire_oracle.py --opponent morozec \\
+        --positions again.json --foresight 4
 """
 
 from __future__ import annotations
@@ -64,6 +75,8 @@ from gridarena.core.registry import make, make_bot
 from gridarena.core.seeding import derive_seed
 from gridarena.core.specs import split_players
 from gridarena.games.iceandfire.ai.best import BestBot
+from gridarena.games.iceandfire.ai.board import ME, OPP, board_from_input, parse_init
+from gridarena.games.iceandfire.formats import TurnInput
 
 #: A variant whose replays the bot won at least this share of counts as winning.
 WINNING = 0.75
@@ -132,12 +145,14 @@ def play_from(
     noise: float = 0.0,
     noise_seed: str = "",
     outcomes: list[Any] | None = None,
+    plies: int | None = None,
 ) -> tuple[bool, list[Any]]:
     """``bot`` in ``seat`` against ``spec`` from ``state``, a position of the map ``seed``, to the end:
     whether the bot won, and the states at the start of its turns (``log``: the bot's judged
     variants, a list per turn; ``replay``: which replay, for the bots' seeds; ``noise``: the standard
     deviation of a normal draw added to each value the bot's judge gives, drawn from ``noise_seed``;
-    ``outcomes``: the game's :class:`~gridarena.core.types.Outcome` is appended to it)."""
+    ``outcomes``: the game's :class:`~gridarena.core.types.Outcome` is appended to it; ``plies``: the
+    game stops after that many plies, adjudicated)."""
     ours = make_bot(game, bot)
     if log is not None or noise:
         if not isinstance(ours, BestBot):
@@ -162,6 +177,7 @@ def play_from(
             clock=game_clock("1/0.05", 2, clock="cpu"),
             state=state,
             recorders=[starts],
+            max_plies=plies,
         )
     finally:
         if hasattr(theirs, "close"):
@@ -238,6 +254,151 @@ def replay(
             }
         )
     return rows
+
+
+#: A measure at a point of a variant's game that the game did not reach: it ended before (won: +,
+#: lost: -).
+ENDED = 1e6
+#: The measures of :func:`measures`, as the table names them.
+MEASURES = ("the judge's value", "active cells, ours less its")
+
+
+def measures(judge: BestBot, state: Any, seat: int) -> list[float]:
+    """A position at the start of ``seat``'s turn, measured: the value ``judge`` gives it
+    (``Judge.evaluate``: the income lead over the turns it lasts, gold, units...) and our active
+    cells less the opponent's."""
+    board = board_from_input(
+        TurnInput.parse(state.codingame_turn(seat).splitlines()),
+        parse_init(state.codingame_init(seat).splitlines()),
+    )
+    judge.turns = state.turn - 1
+    cells = (board.act[ME] & board.owned[ME]).bit_count() - (board.act[OPP] & board.owned[OPP]).bit_count()
+    return [round(judge.evaluate(board), 1), float(cells)]
+
+
+def foresee(
+    game: Any,
+    args: argparse.Namespace,
+    spec: str,
+    seed: int,
+    seat: int,
+    state: Any,
+    variants: list[list[str]],
+    forfeits: list[str] | None = None,
+) -> list[list[list[float]]]:
+    """Each variant with the opponent's real turns after it: from the position after the variant
+    the opponent replies, then ``--foresight`` turn pairs are played (the bot's turn, the
+    opponent's reply; 1/0.05 on the CPU clock), and the position at the start of each of the bot's
+    turns is measured (:func:`measures`): after the reply, then after each pair. A game that ends
+    before gives +-:data:`ENDED` for the points it did not reach (``forfeits``: why the opponent
+    forfeited a variant's game is appended to it)."""
+    judge = make_bot(game, args.bot)
+    assert isinstance(judge, BestBot)  # main checked it
+    points_of = []
+    for commands in variants:
+        after = state.apply_action(state.string_to_action(";".join(commands) or "WAIT"))
+        points: list[list[float]] = []
+        ended = after.outcome() if after.is_terminal() else None
+        if ended is None:
+            outcomes: list[Any] = []
+            _, states = play_from(
+                game, after, args.bot, spec, seed, seat, outcomes=outcomes, plies=1 + 2 * args.foresight
+            )
+            points = [measures(judge, s, seat) for s in states[: args.foresight + 1]]
+            if outcomes[0].termination != "adjudicated":  # the game ended before the last point
+                ended = outcomes[0]
+                if ended.forfeit_player == 1 - seat and forfeits is not None:
+                    forfeits.append(ended.reason or ended.termination)
+        if ended is not None:
+            sign = ENDED if ended.returns[seat] > ended.returns[1 - seat] else -ENDED
+            points += [[sign] * len(MEASURES)] * (args.foresight + 1 - len(points))
+        points_of.append(points)
+    return points_of
+
+
+def ranked(positions: list[dict[str, Any]], key: Any, rng: random.Random) -> tuple[str, str]:
+    """How ``key`` (a variant's number) orders the variants of each position against their outcomes:
+    the pairs it orders as the outcomes do / the other way, and what the variant it ranks first won
+    less the mean variant, with a 95 % interval by bootstrap over whole games."""
+    alike = against = 0
+    gains: dict[tuple[int, int], list[float]] = {}
+    for p in positions:
+        vs = [(v["won"] / p["replays"], key(v)) for v in p["variants"]]
+        for o1, x1 in vs:
+            for o2, x2 in vs:
+                if x1 > x2:
+                    alike += o1 > o2
+                    against += o1 < o2
+        first = max(vs, key=lambda v: v[1])  # of equals, the first listed
+        gains.setdefault((p["seed"], p["seat"]), []).append(first[0] - statistics.fmean(o for o, _ in vs))
+    games = list(gains.values())
+    mean = statistics.fmean(g for game in games for g in game)
+    boot = sorted(
+        statistics.fmean(g for game in rng.choices(games, k=len(games)) for g in game) for _ in range(2000)
+    )
+    return f"{alike} / {against}", f"{mean:+.3f} [{boot[50]:+.3f}, {boot[1949]:+.3f}]"
+
+
+def foresight_table(positions: list[dict[str, Any]], pairs: int) -> list[str]:
+    """The lines of ``--foresight``'s table: per point, each measure against the outcomes."""
+    header = ["measured", "at"]
+    for name in MEASURES:
+        header += [f"{name}: pairs as the outcomes / against", f"{name}: first-ranked - mean variant [95 %]"]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    row = [
+        "the judge's choice",
+        "its modelled reply and rollout",
+        *ranked(positions, lambda v: v["value"], random.Random(1)),
+    ]
+    lines.append("| " + " | ".join([*row, "-", "-"]) + " |")
+    for k in range(pairs + 1):
+        at = "after the opponent's reply" if k == 0 else f"after {k} more turn pair{'s' * (k > 1)}"
+        row = ["the real game", at]
+        for m in range(len(MEASURES)):
+            row += ranked(positions, lambda v, k=k, m=m: v["foresight"][k][m], random.Random(1))
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def run_foresight(
+    game: Any, args: argparse.Namespace, spec: str, earlier: list[tuple[dict[str, Any], Any]]
+) -> None:
+    """``--foresight``: each position's variants with the opponent's real turns after them, measured,
+    against the earlier run's outcomes; prints the table, writes ``--json`` (the earlier positions,
+    each variant with its ``foresight`` points), exits 130 on Ctrl-C after the table of those done."""
+    done: list[dict[str, Any]] = []
+    forfeits: list[str] = []
+    interrupted = False
+    try:
+        for p, state in earlier:
+            commands = [v["commands"] for v in p["variants"]]
+            points = foresee(game, args, spec, p["seed"], p["seat"], state, commands, forfeits)
+            variants = [dict(v, foresight=f) for v, f in zip(p["variants"], points, strict=True)]
+            done.append(dict(p, variants=variants, foresight=args.foresight))
+            if not args.quiet:
+                ends = ", ".join(f"{v['value']:.0f} -> {v['foresight'][-1][0]:.0f}" for v in variants)
+                print(f"seed {p['seed']} seat {p['seat']} turn {state.turn}: {ends}", file=sys.stderr)
+            if args.json:
+                Path(args.json).write_text(json.dumps(done))
+    except KeyboardInterrupt:
+        interrupted = True
+    if not done:
+        print("interrupted before the first position was measured: no table, no --json file", file=sys.stderr)
+        sys.exit(130)
+    stopped = f" (stopped; {len(done)} of {len(earlier)} positions)" if interrupted else ""
+    print(
+        f"{args.bot} against {strength.label(spec)}: the positions of {args.positions}{stopped}, their outcomes"
+        f" against {earlier[0][0]['opponent']}; after each variant the opponent's real reply, then"
+        f" {args.foresight} turn pair{'s' * (args.foresight != 1)} (the bot's turn and the reply, 1/0.05 on"
+        " the cpu clock), measured at the start of each of the bot's turns"
+    )
+    if forfeits:
+        games = sum(len(p["variants"]) for p in done)
+        print(f"the opponent forfeited {len(forfeits)} of the {games} variants' games ({forfeits[0]})")
+    for line in foresight_table(done, args.foresight):
+        print(line)
+    if interrupted:
+        sys.exit(130)
 
 
 def summary(
@@ -498,6 +659,14 @@ def main() -> None:
         " instead of new games (--seeds, --first-seed and --turns are then not used), and say how far"
         " the outcomes agree with that run's",
     )
+    parser.add_argument(
+        "--foresight",
+        type=int,
+        metavar="PAIRS",
+        help="with --positions: instead of playing the variants out, play the opponent's real reply"
+        " to each and PAIRS turn pairs after it, and say how well the judge's value and the active"
+        " cells there order the variants as the earlier outcomes do (0 to 10)",
+    )
     parser.add_argument("--ext", default=strength.EXT, help="where the public programs are built")
     parser.add_argument("--json", metavar="FILE", help="write every position, after each one")
     parser.add_argument("--quiet", action="store_true", help="no line per game and position on stderr")
@@ -512,9 +681,19 @@ def main() -> None:
         (spec,) = strength.expand_pool(args.opponent, args.ext)
     except SystemExit as missing:  # a program not built: its line, naming this option
         parser.error(str(missing).replace("--pool", "--opponent", 1))
+    if args.foresight is not None:
+        if not args.positions:
+            parser.error("--foresight needs --positions FILE: the positions and outcomes it measures against")
+        if not 0 <= args.foresight <= 10:
+            parser.error(f"--foresight {args.foresight}: from 0 to 10 turn pairs")
     game = make("iceandfire")
     low, high = args.turns
     earlier = read_positions(args.positions, game, parser) if args.positions else None
+    if args.foresight is not None and earlier is not None:
+        if not isinstance(make_bot(game, args.bot), BestBot):
+            parser.error(f"--bot {args.bot}: not a best(...) bot, so it has no judge to measure with")
+        run_foresight(game, args, spec, earlier)
+        return
     positions: list[dict[str, Any]] = []
     results: dict[tuple[int, int], bool] = {}
     forfeits: list[str] = []

@@ -429,3 +429,156 @@ def test_positions_played_against_one_opponent_may_be_played_out_against_another
     assert "| wood1 | 1 (1 lost) | 1 |" in text
     assert "ordered alike now 0, the other way 1" in text
     assert json.loads(out.read_text())[0]["opponent"] == "wood1"
+
+
+def test_foresight_measures_each_variant_after_the_opponents_real_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps([earlier_position(4, 0, [(2.0, 2, True), (1.0, 0, False)])]))
+    out = tmp_path / "foresight.json"
+    text = run_main(
+        monkeypatch,
+        capsys,
+        "--positions",
+        str(earlier),
+        "--opponent",
+        "wood1",
+        "--foresight",
+        "1",
+        "--json",
+        str(out),
+    )
+    assert "best against wood1: the positions of" in text and "their outcomes against postmortem" in text
+    assert "then 1 turn pair (the bot's turn and the reply" in text
+    assert "| the judge's choice | its modelled reply and rollout | 1 / 0 | +0.500 [" in text
+    assert "| the real game | after the opponent's reply |" in text
+    assert "| the real game | after 1 more turn pair |" in text
+    kept = json.loads(out.read_text())
+    assert kept[0]["foresight"] == 1 and [v["won"] for v in kept[0]["variants"]] == [
+        2,
+        0,
+    ]  # the earlier outcomes
+    for v in kept[0]["variants"]:  # two points (after the reply, after one pair), two measures each
+        assert len(v["foresight"]) == 2 and all(len(point) == 2 for point in v["foresight"])
+        assert all(abs(point[0]) < oracle.ENDED and point[1] == int(point[1]) for point in v["foresight"])
+
+
+def test_the_measures_of_a_position_are_the_judges_value_and_the_active_cells() -> None:
+    game = make("iceandfire")
+    state = game.new_initial_state(seed=4)  # red holds its HQ's cell, blue two cells
+    judge = make_bot(game, "best")
+    assert isinstance(judge, BestBot)
+    cells = []
+    for command in ("TRAIN 1 1 0", "TRAIN 1 2 0"):  # red trains along the top row, blue waits
+        state = state.apply_action(state.string_to_action(command))
+        state = state.apply_action(state.string_to_action("WAIT"))
+        value, lead = oracle.measures(judge, state, 0)
+        assert value == round(value, 1) and judge.turns == state.turn - 1
+        cells.append(lead)
+    assert cells == [0.0, 1.0]  # 2 cells against 2, then 3 against 2
+    assert oracle.measures(judge, state, 1)[1] == -1.0  # blue's view of the same position
+
+
+def test_a_game_that_ends_before_a_point_counts_as_won_or_lost_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make("iceandfire")
+    start = game.new_initial_state(seed=4)
+    from gridarena.core.types import Outcome
+
+    def ended(game: Any, after: Any, bot: str, spec: str, seed: int, seat: int, **kw: Any) -> Any:
+        assert kw["plies"] == 1 + 2 * 3
+        kw["outcomes"].append(Outcome((1.0, -1.0), "normal") if seed == 1 else Outcome((-1.0, 1.0), "normal"))
+        return True, [start]  # one point reached, then the game ended
+
+    monkeypatch.setattr(oracle, "play_from", ended)
+    args = argparse.Namespace(bot="best", foresight=3)
+    won = oracle.foresee(game, args, "wood1", 1, 0, start, [["WAIT"]])
+    lost = oracle.foresee(game, args, "wood1", 2, 0, start, [["WAIT"]])
+    assert (
+        won[0][1:] == [[oracle.ENDED, oracle.ENDED]] * 3
+        and lost[0][1:] == [[-oracle.ENDED, -oracle.ENDED]] * 3
+    )
+    assert won[0][0] == lost[0][0] == oracle.measures(make_bot(game, "best"), start, 0)
+
+
+def test_the_foresight_table_orders_variants_by_each_measure_against_the_outcomes() -> None:
+    def position(seed: int, variants: list[tuple[float, int, list[list[float]]]]) -> dict[str, Any]:
+        rows = [{"value": v, "won": won, "foresight": f} for v, won, f in variants]
+        return {"seed": seed, "seat": 0, "replays": 2, "variants": rows}
+
+    positions = [
+        # The judge ranks the loser first; after the reply both measures rank the winner first.
+        position(1, [(5.0, 0, [[1.0, -3.0]]), (1.0, 2, [[2.0, 4.0]]), (0.0, 1, [[0.0, 4.0]])]),
+        position(2, [(1.0, 2, [[-1.0, 0.0]]), (0.0, 0, [[1.0, 0.0]])]),
+    ]
+    lines = oracle.foresight_table(positions, 0)
+    judge, real = lines[2], lines[3]
+    # The judge: pairs (0>1: against, 0>2: against, 1>2: alike; 1>0 in the second: alike) -> 2 / 2;
+    # first-ranked won 0 (mean 0.5) and 1 (mean 0.5): -0.5 and +0.5 -> +0.000.
+    assert "| 2 / 2 | +0.000 [" in judge
+    # After the reply, the judge's value: 1>0 alike, 1>2 alike, 0>2 against; 1>0 in the second against
+    # -> 2 / 2; first-ranked 1.0 (+0.5) and 0.0 (-0.5). Cells: 1>0, 2>0 alike, 1=2 not counted; the
+    # second's equal values order nothing -> 2 / 0; first-ranked (of equals the first) 1.0 and 1.0.
+    assert "| after the opponent's reply | 2 / 2 | +0.000 [" in real and "| 2 / 0 | +0.500 [" in real
+
+
+def test_foresight_options_are_checked(tmp_path: Path) -> None:
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps([earlier_position(4, 0, [(2.0, 2, True), (1.0, 0, False)])]))
+    for options, said in (
+        (["--foresight", "2"], "--foresight needs --positions FILE"),
+        (["--positions", str(earlier), "--foresight", "11"], "--foresight 11: from 0 to 10"),
+        (
+            ["--positions", str(earlier), "--foresight", "1", "--bot", "wood1"],
+            "--bot wood1: not a best(...) bot",
+        ),
+    ):
+        command = [sys.executable, str(BENCHMARKS / "iceandfire_oracle.py"), *options]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+def test_ctrl_c_while_foreseeing_prints_the_table_of_the_positions_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = tmp_path / "earlier.json"
+    positions = [earlier_position(seed, 0, [(2.0, 2, True), (1.0, 0, False)]) for seed in (4, 5, 6)]
+    earlier.write_text(json.dumps(positions))
+    calls: list[int] = []
+
+    def foreseen(game: Any, args: Any, spec: str, seed: int, *rest: Any) -> Any:
+        calls.append(seed)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return [[[1.0, 2.0]], [[0.0, 1.0]]]
+
+    monkeypatch.setattr(oracle, "foresee", foreseen)
+    monkeypatch.setattr(
+        sys, "argv", ["iceandfire_oracle.py", "--positions", str(earlier), "--foresight", "0", "--quiet"]
+    )
+    with pytest.raises(SystemExit) as stop:
+        oracle.main()
+    assert stop.value.code == 130
+    out = capsys.readouterr().out
+    assert "(stopped; 1 of 3 positions)" in out and "| after the opponent's reply | 1 / 0 | +0.500 [" in out
+
+
+def test_an_opponent_that_forfeits_the_variants_games_is_named_under_the_foresight_table(
+    tmp_path: Path,
+) -> None:
+    dead = tmp_path / "dead.py"
+    dead.write_text("import sys\nsys.exit(3)\n")
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps([earlier_position(4, 0, [(2.0, 2, True), (1.0, 0, False)])]))
+    command = [sys.executable, str(BENCHMARKS / "iceandfire_oracle.py"), "--positions", str(earlier)]
+    run = subprocess.run(
+        [*command, "--foresight", "1", "--opponent", f"dead={sys.executable} {dead}", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert (
+        "the opponent forfeited 2 of the 2 variants' games (dead: " in run.stdout
+        and "exit code 3" in run.stdout
+    )
