@@ -373,29 +373,45 @@ def test_an_opponent_that_forfeits_every_game_is_named_when_no_position_remains(
     assert said in run.stderr and "exit code 3" in run.stderr
 
 
-def test_ctrl_c_while_playing_positions_again_names_the_positions_done(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def stopped_at_the_second_position(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    step: str,
+    answer: Any,
+) -> str:
+    """``main`` on three earlier positions with the benchmark's ``step`` (``replay`` or ``foresee``)
+    answering ``answer`` for the first and Ctrl-C on the second: what it printed (it exits 130)."""
     earlier = tmp_path / "earlier.json"
     positions = [earlier_position(seed, 0, [(2.0, 2, True), (1.0, 0, False)]) for seed in (4, 5, 6)]
     earlier.write_text(json.dumps(positions))
     calls: list[int] = []
 
-    def played_out(game: Any, args: Any, spec: str, seed: int, *rest: Any) -> Any:
+    def stepped(game: Any, args: Any, spec: str, seed: int, *rest: Any) -> Any:
         calls.append(seed)
         if len(calls) > 1:
             raise KeyboardInterrupt
-        return [
-            {"commands": ["MOVE 0 1 1"], "value": 2.0, "won": 1, "chosen": True},
-            {"commands": ["MOVE 1 1 1"], "value": 1.0, "won": 0, "chosen": False},
-        ]
+        return answer
 
-    monkeypatch.setattr(oracle, "replay", played_out)
-    monkeypatch.setattr(sys, "argv", ["iceandfire_oracle.py", "--positions", str(earlier), "--quiet"])
+    monkeypatch.setattr(oracle, step, stepped)
+    options = ["--foresight", "0"] if step == "foresee" else []
+    monkeypatch.setattr(
+        sys, "argv", ["iceandfire_oracle.py", "--positions", str(earlier), *options, "--quiet"]
+    )
     with pytest.raises(SystemExit) as stop:
         oracle.main()
     assert stop.value.code == 130
-    out = capsys.readouterr().out
+    return capsys.readouterr().out
+
+
+def test_ctrl_c_while_playing_positions_again_names_the_positions_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"commands": ["MOVE 0 1 1"], "value": 2.0, "won": 1, "chosen": True},
+        {"commands": ["MOVE 1 1 1"], "value": 1.0, "won": 0, "chosen": False},
+    ]
+    out = stopped_at_the_second_position(tmp_path, monkeypatch, capsys, "replay", rows)
     assert "seeds 4-5 (stopped; 1 of 3 positions)" in out
     assert "pairs they order, ordered alike now 1, the other way 0" in out
 
@@ -541,25 +557,9 @@ def test_foresight_options_are_checked(tmp_path: Path) -> None:
 def test_ctrl_c_while_foreseeing_prints_the_table_of_the_positions_done(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    earlier = tmp_path / "earlier.json"
-    positions = [earlier_position(seed, 0, [(2.0, 2, True), (1.0, 0, False)]) for seed in (4, 5, 6)]
-    earlier.write_text(json.dumps(positions))
-    calls: list[int] = []
-
-    def foreseen(game: Any, args: Any, spec: str, seed: int, *rest: Any) -> Any:
-        calls.append(seed)
-        if len(calls) > 1:
-            raise KeyboardInterrupt
-        return [[[1.0, 2.0]], [[0.0, 1.0]]]
-
-    monkeypatch.setattr(oracle, "foresee", foreseen)
-    monkeypatch.setattr(
-        sys, "argv", ["iceandfire_oracle.py", "--positions", str(earlier), "--foresight", "0", "--quiet"]
+    out = stopped_at_the_second_position(
+        tmp_path, monkeypatch, capsys, "foresee", [[[1.0, 2.0]], [[0.0, 1.0]]]
     )
-    with pytest.raises(SystemExit) as stop:
-        oracle.main()
-    assert stop.value.code == 130
-    out = capsys.readouterr().out
     assert "(stopped; 1 of 3 positions)" in out and "| after the opponent's reply | 1 / 0 | +0.500 [" in out
 
 
