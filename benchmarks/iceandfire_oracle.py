@@ -316,6 +316,27 @@ def foresee(
     return points_of
 
 
+def ordered(pairs: list[tuple[float, float]]) -> tuple[int, int]:
+    """Of the pairs of items that the first number orders, how many the second number orders alike
+    and how many the other way (ties of either order nothing)."""
+    alike = against = 0
+    for x1, o1 in pairs:
+        for x2, o2 in pairs:
+            if x1 > x2:
+                alike += o1 > o2
+                against += o1 < o2
+    return alike, against
+
+
+def interval(games: list[list[float]], rng: random.Random) -> str:
+    """The mean of the values of whole games resampled with replacement, 2,000 times: its 95 %
+    interval, as "[low, high]"."""
+    boot = sorted(
+        statistics.fmean(g for game in rng.choices(games, k=len(games)) for g in game) for _ in range(2000)
+    )
+    return f"[{boot[50]:+.3f}, {boot[1949]:+.3f}]"
+
+
 def ranked(positions: list[dict[str, Any]], key: Any, rng: random.Random) -> tuple[str, str]:
     """How ``key`` (a variant's number) orders the variants of each position against their outcomes:
     the pairs it orders as the outcomes do / the other way, and what the variant it ranks first won
@@ -323,20 +344,14 @@ def ranked(positions: list[dict[str, Any]], key: Any, rng: random.Random) -> tup
     alike = against = 0
     gains: dict[tuple[int, int], list[float]] = {}
     for p in positions:
-        vs = [(v["won"] / p["replays"], key(v)) for v in p["variants"]]
-        for o1, x1 in vs:
-            for o2, x2 in vs:
-                if x1 > x2:
-                    alike += o1 > o2
-                    against += o1 < o2
-        first = max(vs, key=lambda v: v[1])  # of equals, the first listed
-        gains.setdefault((p["seed"], p["seat"]), []).append(first[0] - statistics.fmean(o for o, _ in vs))
+        vs = [(key(v), v["won"] / p["replays"]) for v in p["variants"]]
+        a, b = ordered(vs)
+        alike, against = alike + a, against + b
+        first = max(vs, key=lambda v: v[0])  # of equals, the first listed
+        gains.setdefault((p["seed"], p["seat"]), []).append(first[1] - statistics.fmean(o for _, o in vs))
     games = list(gains.values())
     mean = statistics.fmean(g for game in games for g in game)
-    boot = sorted(
-        statistics.fmean(g for game in rng.choices(games, k=len(games)) for g in game) for _ in range(2000)
-    )
-    return f"{alike} / {against}", f"{mean:+.3f} [{boot[50]:+.3f}, {boot[1949]:+.3f}]"
+    return f"{alike} / {against}", f"{mean:+.3f} {interval(games, rng)}"
 
 
 def foresight_table(positions: list[dict[str, Any]], pairs: int) -> list[str]:
@@ -432,12 +447,8 @@ def summary(
     boot = sorted(difference([rng.choice(keys) for _ in keys]) for _ in range(2000))
     agree = disagree = 0
     for p in positions:
-        vs = p["variants"]
-        for a in vs:
-            for b in vs:
-                if a["value"] > b["value"]:
-                    agree += a["won"] > b["won"]
-                    disagree += a["won"] < b["won"]
+        a, b = ordered([(v["value"], v["won"]) for v in p["variants"]])
+        agree, disagree = agree + a, disagree + b
     variants = sum(len(p["variants"]) for p in positions)
     decided = sum(1 for p in positions for v in p["variants"] if v["won"] in (0, p["replays"]))
     lost_saved = sum(
@@ -577,20 +588,13 @@ def again(positions: list[dict[str, Any]], rng: random.Random) -> str:
         mb, mn = statistics.fmean(b for b, _ in shares), statistics.fmean(n for _, n in shares)
         before += [b - mb for b, _ in shares]
         now += [n - mn for _, n in shares]
-        for b1, n1 in shares:
-            for b2, n2 in shares:
-                if b1 > b2:
-                    same += n1 > n2
-                    against += n1 < n2
+        a, b = ordered(shares)
+        same, against = same + a, against + b
         best = max(range(len(vs)), key=lambda i: (vs[i]["before"], vs[i]["value"]))
         by_before.append(shares[best][1])
         picked.append(next(n for (_, n), v in zip(shares, vs, strict=True) if v["chosen"]))
         mean.append(mn)
         gains.setdefault((p["seed"], p["seat"]), []).append(by_before[-1] - picked[-1])
-    games = list(gains.values())
-    boot = sorted(
-        statistics.fmean(g for game in rng.choices(games, k=len(games)) for g in game) for _ in range(2000)
-    )
     spread = (sum(b * b for b in before) * sum(n * n for n in now)) ** 0.5
     correlation = sum(b * n for b, n in zip(before, now, strict=True)) / spread if spread else 0.0
     return (
@@ -599,7 +603,7 @@ def again(positions: list[dict[str, Any]], rng: random.Random) -> str:
         f" won now by the variant they chose {statistics.fmean(by_before):.3f},"
         f" by the judge's pick {statistics.fmean(picked):.3f}"
         f" (the difference {statistics.fmean(by_before) - statistics.fmean(picked):+.3f}"
-        f" [{boot[50]:+.3f}, {boot[1949]:+.3f}]), by the mean variant {statistics.fmean(mean):.3f}"
+        f" {interval(list(gains.values()), rng)}), by the mean variant {statistics.fmean(mean):.3f}"
     )
 
 
