@@ -134,3 +134,19 @@ def test_the_judge_takes_off_what_the_raid_next_turn_darkens() -> None:
     )  # 7 cells
     board = board_of(salient(False, 30))  # the raid takes the HQ
     assert plain.judge(board, board.copy()) - wary.judge(board, board.copy()) == pytest.approx(10.0 * CELLS)
+
+
+def test_cells_leaf_values_a_position_by_its_active_cells_alone() -> None:
+    """``cells_leaf`` points per active cell, ours less the opponent's (its cut-off (3,1) not
+    counted), in place of the income lead, gold and units; a won or lost game keeps its value."""
+    board = board_of(rejoin(10))
+    bot = BestBot(1)
+    bot.configure("cells_leaf", 15.0)
+    ours = sum(1 for i in range(CELLS) if board.owner[i] == ME and board.active[i])
+    theirs = sum(1 for i in range(CELLS) if board.owner[i] == OPP and board.active[i])
+    assert (ours, theirs) == (11, 18)  # row 0 to (8,0) and (0,1), (1,1); row 3 and column 11
+    assert bot.evaluate(board) == pytest.approx(15.0 * (11 - 18))
+    board.gold[ME] += 100  # gold in hand no longer counts
+    assert bot.evaluate(board) == pytest.approx(15.0 * (11 - 18))
+    board.won = ME
+    assert bot.evaluate(board) == BestBot(1).evaluate(board)

@@ -98,6 +98,7 @@ def make_best_bot(
     antiraid: int = BestBot.antiraid,
     raid_units: int = BestBot.raid_units,
     raid_penalty: float = BestBot.raid_penalty,
+    cells_leaf: float = BestBot.cells_leaf,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

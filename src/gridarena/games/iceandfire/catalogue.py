@@ -67,9 +67,9 @@ _BEST: Final = {
         0, 40, default=0, help="a tower beside our HQ once the enemy is this near (0: off)"
     ),
     "hq_danger": Number(0, 1e6, closed=True, default=60.0, help="the weight of danger to our HQ"),
-    "stop_margin": _margin(0.020, "s before the deadline: no new judgement"),
+    "stop_margin": _margin(0.012, "s before the deadline: no new judgement"),
     "step_margin": _margin(0.006, "s more: no new variant step"),
-    "hard_margin": _margin(0.018, "s before the deadline: every search stops"),
+    "hard_margin": _margin(0.010, "s before the deadline: every search stops"),
     "replies": Pattern(
         r"(?:(?:cut|rush|postmortem|pusher|light)(?:\+(?:cut|rush|postmortem|pusher|light)){0,4})?",
         "replies joined by +, or nothing",
@@ -92,6 +92,13 @@ _BEST: Final = {
     ),
     "raid_penalty": Number(
         0, 1e6, closed=True, default=0.0, help="per cell of our land the opponent's raid next turn darkens"
+    ),
+    "cells_leaf": Number(
+        0,
+        1e6,
+        closed=True,
+        default=0.0,
+        help="value a position by its active cells, ours less theirs (0: off)",
     ),
     "raid_units": Int(
         0, 20, default=0, help="the raid and its blocks count each of our units it darkens this much more"

@@ -34,7 +34,7 @@ _SETTINGS = (
     "opening_contact race_weight worst_models worst_share room_weight gold_weight compact "
     "closer unit_weight hq_tower_range hq_danger stop_margin step_margin hard_margin "
     "replies reply_share reply_cuts exposure_weight exposure_later joins front opening_border opening_gain "
-    "antiraid raid_units raid_penalty"
+    "antiraid raid_units raid_penalty cells_leaf"
 )
 
 

@@ -39,10 +39,11 @@ class Judge(PostMortemBot):
     #: No new judgement once the deadline is this close (seconds), no new variant step once it is
     #: ``stop_margin + step_margin`` close, and every search stops ``hard_margin`` before it. At
     #: CodinGame's 50 ms the deadline a bot is given is 45 ms (core.clock.bot_margin), so a turn ends
-    #: by about 27 ms: p99 27.3 ms on the wall clock over 100 games (docs/iceandfire.md).
-    stop_margin = 0.020
+    #: by about 35 ms: p99 35.3 ms of CPU over 4,800 games (docs/iceandfire.md; 27 ms with the margins
+    #: of 20 and 18 ms before 7 December 2026, which an SPRT over the sparring pool found weaker).
+    stop_margin = 0.012
     step_margin = 0.006
-    hard_margin = 0.018
+    hard_margin = 0.010
     #: What a position in which the opponent could take our HQ in two turns is marked down by.
     hq_danger = 60.0
     #: ``model``: judge a variant after the opponent's reply as ``postmortem`` would play it;
@@ -117,6 +118,9 @@ class Judge(PostMortemBot):
     #: Points the judge takes off per cell of our active land the opponent's raid next turn darkens
     #: (``ai/raid.py``; all of them if it takes the HQ); off.
     raid_penalty = 0.0
+    #: When above 0, a position that is not won or lost is valued at this much per active cell, ours
+    #: less the opponent's, in place of the income lead, gold, units and dangers (0: off).
+    cells_leaf = 0.0
     #: The value of the position after each model's first reply (:meth:`judge_model`).
     first: dict[str, float]
 
@@ -285,6 +289,9 @@ class Judge(PostMortemBot):
             return WIN / 4
         if back.won == OPP:
             return -WIN / 2
+        if self.cells_leaf:
+            mine_active = back.act[ME] & back.owned[ME]
+            return self.cells_leaf * (mine_active.bit_count() - (back.act[OPP] & back.owned[OPP]).bit_count())
         mine = territory(back, ME) - upkeep_of(back, ME)
         theirs = territory(back, OPP) - upkeep_of(back, OPP)
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
