@@ -148,5 +148,6 @@ def test_cells_leaf_values_a_position_by_its_active_cells_alone() -> None:
     assert bot.evaluate(board) == pytest.approx(15.0 * (11 - 18))
     board.gold[ME] += 100  # gold in hand no longer counts
     assert bot.evaluate(board) == pytest.approx(15.0 * (11 - 18))
-    board.won = ME
-    assert bot.evaluate(board) == BestBot(1).evaluate(board)
+    for winner in (ME, OPP):
+        board.won = winner
+        assert bot.evaluate(board) == BestBot(1).evaluate(board)

@@ -290,8 +290,8 @@ class Judge(PostMortemBot):
         if back.won == OPP:
             return -WIN / 2
         if self.cells_leaf:
-            mine_active = back.act[ME] & back.owned[ME]
-            return self.cells_leaf * (mine_active.bit_count() - (back.act[OPP] & back.owned[OPP]).bit_count())
+            ours, theirs = (back.act[p] & back.owned[p] for p in (ME, OPP))
+            return self.cells_leaf * (ours.bit_count() - theirs.bit_count())
         mine = territory(back, ME) - upkeep_of(back, ME)
         theirs = territory(back, OPP) - upkeep_of(back, OPP)
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
