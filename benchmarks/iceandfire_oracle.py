@@ -75,7 +75,7 @@ from gridarena.core.registry import make, make_bot
 from gridarena.core.seeding import derive_seed
 from gridarena.core.specs import split_players
 from gridarena.games.iceandfire.ai.best import BestBot
-from gridarena.games.iceandfire.ai.board import ME, OPP, board_from_input, parse_init
+from gridarena.games.iceandfire.ai.board import board_from_input, parse_init
 from gridarena.games.iceandfire.formats import TurnInput
 
 #: A variant whose replays the bot won at least this share of counts as winning.
@@ -272,8 +272,7 @@ def measures(judge: BestBot, state: Any, seat: int) -> list[float]:
         parse_init(state.codingame_init(seat).splitlines()),
     )
     judge.turns = state.turn - 1
-    cells = (board.act[ME] & board.owned[ME]).bit_count() - (board.act[OPP] & board.owned[OPP]).bit_count()
-    return [round(judge.evaluate(board), 1), float(cells)]
+    return [round(judge.evaluate(board), 1), float(board.active_lead())]
 
 
 def foresee(

@@ -243,6 +243,10 @@ class Board(Cells):
             out[i] = enter[unit_level[i]]
         return out
 
+    def active_lead(self) -> int:
+        """Our active cells less the opponent's (the judge's ``cells_leaf``, the oracle's measure)."""
+        return (self.act[ME] & self.owned[ME]).bit_count() - (self.act[OPP] & self.owned[OPP]).bit_count()
+
     def cells_of(self, player: int, active: bool = True) -> list[int]:
         """Cells owned by ``player`` (only the active ones unless ``active`` is False)."""
         return mask_indices(self.act[player] & self.owned[player] if active else self.owned[player])

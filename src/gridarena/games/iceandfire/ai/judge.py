@@ -290,8 +290,7 @@ class Judge(PostMortemBot):
         if back.won == OPP:
             return -WIN / 2
         if self.cells_leaf:
-            ours, theirs = (back.act[p] & back.owned[p] for p in (ME, OPP))
-            return self.cells_leaf * (ours.bit_count() - theirs.bit_count())
+            return self.cells_leaf * back.active_lead()
         mine = territory(back, ME) - upkeep_of(back, ME)
         theirs = territory(back, OPP) - upkeep_of(back, OPP)
         lasting = min(self.income_horizon, max(self.horizon, 100 - self.turns))
