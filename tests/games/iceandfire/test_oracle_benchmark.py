@@ -151,7 +151,7 @@ def test_a_variant_that_takes_the_hq_counts_as_won_without_a_replay() -> None:
             return Over()
 
     args = argparse.Namespace(bot="best", replays=3, noise=0.0)
-    variants = {("TRAIN 3 10 11",): 5.0, ("WAIT",): 1.0}
+    variants: dict[tuple[str, ...], float] = {("TRAIN 3 10 11",): 5.0, ("WAIT",): 1.0}
     rows = oracle.replay(make("iceandfire"), args, "wood1", 1, 1, Position(), variants, ("TRAIN 3 10 11",))
     assert [(r["won"], r["chosen"]) for r in rows] == [(3, True), (3, False)]
 
