@@ -128,6 +128,7 @@ def test_best_plays_the_turns_it_played_before_the_speed_up() -> None:
             bots[seat].opening = 0  # type: ignore[attr-defined]
             bots[seat].exposure_weight = 0.0  # type: ignore[attr-defined]
             bots[seat].antiraid = 0  # type: ignore[attr-defined]
+            bots[seat].strike = 0  # type: ignore[attr-defined]
             record = play_game(GAME, bots, seed=seed, names=names, clock=game_clock(None, 2))
             turns = [t.action for t in record.turns if t.player == seat]
             assert turns == golden[f"seed {seed} seat {seat}"], (seed, seat)

@@ -151,3 +151,46 @@ def test_cells_leaf_values_a_position_by_its_active_cells_alone() -> None:
     for winner in (ME, OPP):
         board.won = winner
         assert bot.evaluate(board) == BestBot(1).evaluate(board)
+
+
+def blue_to_move(state: IceAndFireState) -> Board:
+    """The position as blue sees it at the start of its turn (blue is ``ME``)."""
+    view = board_of(state).flipped()
+    view.start_turn(ME)
+    return view
+
+
+def test_best_strikes_with_its_own_raid_when_it_darkens_enough() -> None:
+    """``strike``: blue's unit steps onto (3,2), which reconnects its (3,1), and two trains part
+    seven of red's cells; played when that is at least ``strike`` cells (4 by default), as its own
+    variant, judged second."""
+    view = blue_to_move(rejoin(10))
+    bot = BestBot(1)
+    assert bot.strike == 4
+    assert bot.variants_for(view)[1][: len(BestBot.strike_variant)] == BestBot.strike_variant
+    bot.configure("strike", 0)
+    assert all(v[:2] != BestBot.strike_variant[:2] for v in bot.variants_for(view))  # off
+    bot.configure("strike", 7)
+    commands: list[str] = []
+    after = bot.our_raid(view.copy(), commands)
+    assert commands == ["MOVE 1 3 2", "TRAIN 1 3 0", "TRAIN 1 2 0"]
+    assert darkened(view, after, ME) == 7
+    bot.configure("strike", 8)
+    commands = []
+    assert bot.our_raid(view.copy(), commands).gold[ME] == view.gold[ME] and commands == []
+
+
+def test_best_cuts_with_its_raid_where_it_scores_more_than_the_chain_search() -> None:
+    """``raid_cuts``: the cuts step takes the raid (two trains beyond the reconnected (3,1), seven
+    cells) where the chain Dijkstra's best cut trains on (3,1) itself and darkens fewer."""
+    view = blue_to_move(rejoin(10))
+    plain, raider = BestBot(1), BestBot(1)
+    raider.configure("raid_cuts", True)
+    commands: list[str] = []
+    after = plain.cuts(view.copy(), commands)
+    assert commands == ["MOVE 1 3 2", "TRAIN 1 3 1", "TRAIN 1 3 0"]
+    assert darkened(view, after, ME) == 6
+    commands = []
+    after = raider.cuts(view.copy(), commands)
+    assert commands == ["MOVE 1 3 2", "TRAIN 1 3 0", "TRAIN 1 2 0"]
+    assert darkened(view, after, ME) == 7

@@ -99,6 +99,8 @@ def make_best_bot(
     raid_units: int = BestBot.raid_units,
     raid_penalty: float = BestBot.raid_penalty,
     cells_leaf: float = BestBot.cells_leaf,
+    strike: int = BestBot.strike,
+    raid_cuts: bool = BestBot.raid_cuts,
 ) -> BestBot:
     """Catalogue factory: the strongest bot by measurement (docs/iceandfire.md); each keyword sets one
     of its knobs (:data:`BestBot.SETTINGS`) for ablations and sparring (``best(reach_weight=0)``,

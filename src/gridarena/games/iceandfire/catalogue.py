@@ -114,6 +114,12 @@ _BEST: Final = {
         help="the opening trains while a unit gains this much of the race",
     ),
     "front": Flag(default=False, help="variants that hold the front with units, judged second"),
+    "strike": Int(
+        0, 144, default=4, help="a variant opening with our raid when it darkens this many cells (0: off)"
+    ),
+    "raid_cuts": Flag(
+        default=False, help="our cuts step takes our raid when it scores more than the best cut"
+    ),
 }
 
 BOTS: Final[dict[str, BotEntry]] = {

@@ -173,7 +173,7 @@ class PostMortemBot(BoardBot):
     def cuts(self, board: Board, commands: list[str]) -> Board:
         """Our cuts, best first, while one is worth its gold."""
         for _ in range(self.cut_tries):
-            plan = best_cut(board, ME, board.gold[ME], self.horizon, limit=self.cut_targets, joins=self.joins)
+            plan = self.next_cut(board)
             if plan is None or plan.score <= 0:
                 break
             if plan.score < WIN and self.cut_value(plan) <= 0:
@@ -182,6 +182,10 @@ class PostMortemBot(BoardBot):
             if board.won == ME or self.out_of_time():
                 break
         return board
+
+    def next_cut(self, board: Board) -> Plan | None:
+        """Our best cut on ``board`` (the chain Dijkstra's, :func:`best_cut`)."""
+        return best_cut(board, ME, board.gold[ME], self.horizon, limit=self.cut_targets, joins=self.joins)
 
     def move_units(self, board: Board, commands: list[str]) -> Board:
         """Each unit, nearest to the enemy HQ first: the best neighbour by priority, else onwards."""
