@@ -131,9 +131,9 @@ class BestBot(Judge):
     #: act step in, then the chain of trains that darkens most of the opponent's active land) when it
     #: darkens at least this many cells, judged second (0: off). Our cuts step's chain Dijkstra misses
     #: the lines that only a unit's step opens. Game by game against ``best`` without it over
-    #: ``turpif``, ``roout``, ``morozec`` and ``postmortem`` (fresh seeds 14001-14200, 800 pairs):
-    #: +13 Elo [+7, +20], SPRT [0, 10] nElo H1; against ``morozec`` 264 of 400 where it won 234
-    #: (docs/iceandfire.md).
+    #: ``turpif``, ``roout``, ``morozec`` and ``postmortem`` (fresh seeds 14001-14200 and
+    #: 14801-15000, 1,600 pairs): +13 Elo [+9, +18], SPRT [0, 10] nElo H1, a gain against each; against
+    #: ``morozec`` 528 of 800 where it won 472 (docs/iceandfire.md).
     strike = 4
     strike_variant: tuple[str, ...] = ("stop", "strike", "cuts", "moves", "guard", "spawn")
     #: Our cuts step takes our raid instead of the chain Dijkstra's best cut when it scores more (off:
