@@ -72,7 +72,15 @@ def test_ctrl_c_stops_the_run_and_prints_the_table_of_the_games_played(tmp_path:
     out = tmp_path / "games.json"
     command = [sys.executable, str(BENCHMARKS / "iceandfire_strength.py"), "--bot", "postmortem"]
     command += ["--pool", "wood1", "--seeds", "50", "--json", str(out)]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A background job of a shell without job control starts with Ctrl-C ignored, and Python then
+    # never raises KeyboardInterrupt: the run gets Ctrl-C's default back, as at a terminal.
+    run = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert run.stderr is not None
     first = run.stderr.readline()  # one line per game: the first game has ended
     assert "postmortem v wood1 seed 1 seat 0" in first, first
