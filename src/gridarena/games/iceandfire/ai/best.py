@@ -1,11 +1,12 @@
 """``best``: ``postmortem``'s turn, varied, and judged against the opponent's modelled replies.
 
-Of several whole-turn variants (the post-mortem's turn, mines, an HQ tower, towers that most lower
-the opponent's best cut, a compact expansion, banking, a tower/unit search against the opponent's
-finisher, our own raid...), it plays the one whose position is best after the opponent's reply and two more turn
-pairs, the reply played by each of its opponent models (the post-mortem heuristics; the rusher of
-``ai/pusher.py`` when the opponent plays like one or its army nears our HQ), the judgements mixed by
-how well each model has predicted the opponent's turns so far (docs/iceandfire.md). Every variant
+Of several whole-turn variants (the post-mortem's turn, our own raid, mines, an HQ tower, towers
+that most lower the opponent's best cut, a compact expansion, banking, a tower/unit search against
+the opponent's finisher...), it plays the one whose position is best after the opponent's reply and
+two more turn pairs, the reply played by each of its opponent models (the post-mortem heuristics;
+the rusher of ``ai/pusher.py`` when the opponent plays like one or its army nears our HQ), the
+judgements mixed by how well each model has predicted the opponent's turns so far
+(docs/iceandfire.md). Every variant
 ends with blocks against the opponent's raid (:meth:`BestBot.block_raids`). Until the two
 sides are within three cells it plays the planned opening of ``ai/opening.py`` (as red as it is, as
 blue judged first among the variants).
@@ -374,11 +375,13 @@ class BestBot(Judge):
             board = best[1]
         return board
 
+    def own_raid(self, board: Board) -> Plan | None:
+        """Our raid with our gold (:func:`raid` for us; None without the gold of one unit)."""
+        return raid(board, ME, board.gold[ME], self.horizon) if board.gold[ME] >= 10 else None
+
     def our_raid(self, board: Board, commands: list[str]) -> Board:
         """The ``strike`` step: our own raid, played when it darkens ``strike`` cells or more."""
-        if board.gold[ME] < 10:
-            return board
-        plan = raid(board, ME, board.gold[ME], self.horizon)
+        plan = self.own_raid(board)
         if plan is None or raid_loss(board, plan, ME) < self.strike:
             return board
         return self._apply(plan, commands)
@@ -386,10 +389,9 @@ class BestBot(Judge):
     def next_cut(self, board: Board) -> Plan | None:
         """Our best cut (the chain Dijkstra's); with ``raid_cuts``, our raid when it scores more."""
         plan = super().next_cut(board)
-        if self.raid_cuts and board.gold[ME] >= 10:
-            ours = raid(board, ME, board.gold[ME], self.horizon)
-            if ours is not None and (plan is None or ours.score > plan.score):
-                return ours
+        ours = self.own_raid(board) if self.raid_cuts else None
+        if ours is not None and (plan is None or ours.score > plan.score):
+            return ours
         return plan
 
     def block_raids(self, board: Board, commands: list[str]) -> Board:
