@@ -44,7 +44,7 @@ _BEST: Final = {
     "rollout_light": Int(0, 8, default=1, help="turns rolled out for a light judgement"),
     "model_light": Flag(default=False, help="light model judgements"),
     "interleave": Flag(default=True, help="judge each variant as soon as it is played"),
-    "reserve": Int(0, 1000, default=10, help="gold kept back from spawning once the territories touch"),
+    "reserve": Int(0, 1000, default=20, help="gold kept back from spawning once the territories touch"),
     "opening": Int(
         0, 3, default=3, help="the planned opening: 0 off, 1 judged first, 2 played, 3 played as red"
     ),

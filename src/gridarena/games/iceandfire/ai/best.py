@@ -94,8 +94,11 @@ class BestBot(Judge):
     #: perturbed ``postmortem`` the first variant was often played unjudged (docs/iceandfire.md).
     interleave = True
     #: Gold kept back from spawning once the territories touch (``postmortem``'s 0): what the next
-    #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool).
-    reserve = 10
+    #: turn can spend on blocking a cut or striking back (docs/iceandfire.md, the sparring pool). 20
+    #: since our own raid (``strike``), game by game against 10 over ``turpif``, ``roout``,
+    #: ``morozec`` and ``postmortem`` (fresh seeds 15801-16100, 1,200 pairs): +9 Elo [+4, +14], SPRT
+    #: [0, 10] nElo H1; against ``morozec`` 423 of 600 where 10 won 391; 0 lost (-15).
+    reserve = 20
     #: While a ``movesh`` step runs: units on the front hold it (:meth:`stays`).
     holding = False
     #: The planned opening (``ai/opening.py``) while the two sides are more than ``opening_contact``
