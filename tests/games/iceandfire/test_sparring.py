@@ -89,6 +89,11 @@ def test_unknown_settings_are_named() -> None:
     with pytest.raises(SpecError, match="opponent_models must be text of the form models joined by"):
         make_bot(GAME, "best(opponent_models='postmortem+random')")
     assert make_bot(GAME, "best(hq_defence=0)").hq_defence is False
+    with pytest.raises(SpecError, match="reply_cuts=3 acts only with replies='cut', which is not set"):
+        make_bot(GAME, "best(reply_cuts=3)")
+    assert make_bot(GAME, "best(replies='cut',reply_cuts=3)").reply_cuts == 3
+    with pytest.raises(SpecError, match="raid_units=5 acts only with antiraid, which is not set"):
+        make_bot(GAME, "best(antiraid=0,raid_units=5)")
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,10 @@ one pasted behind a CodinGame submission.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+from gridarena.core.errors import SpecError
 from gridarena.core.types import Game
 from gridarena.games.iceandfire.ai.best import BestBot
 from gridarena.games.iceandfire.ai.bosses import Wood1Boss, Wood2Boss, Wood3Boss
@@ -52,6 +54,16 @@ def make_postmortem_bot(
         bot.perturb(random.Random(variant), perturb)
         bot.name = f"postmortem~{variant}"
     return bot
+
+
+#: ``best`` settings that act only with another one: what they need, and whether the bot has it.
+_BEST_NEEDS: dict[str, tuple[str, Callable[[BestBot], bool]]] = {
+    "reply_cuts": ("replies='cut'", lambda bot: "cut" in bot.replies),
+    "reply_share": ("replies", lambda bot: bool(bot.replies)),
+    "worst_share": ("worst_models", lambda bot: bool(bot.worst_models)),
+    "exposure_later": ("exposure_weight", lambda bot: bool(bot.exposure_weight)),
+    "raid_units": ("antiraid", lambda bot: bool(bot.antiraid)),
+}
 
 
 def make_best_bot(
@@ -109,6 +121,12 @@ def make_best_bot(
     bot = BestBot(seed)
     for key, value in settings.items():
         bot.configure(key, value)
+    for key, (needs, used) in _BEST_NEEDS.items():
+        if getattr(bot, key) != getattr(BestBot, key) and not used(bot):
+            # The setting is never read then: a run with it would be ``best`` itself.
+            raise SpecError(
+                f"iceandfire best: {key}={settings[key]!r} acts only with {needs}, which is not set"
+            )
     return bot
 
 

@@ -78,7 +78,9 @@ _BEST: Final = {
         help="the opponent's strongest replies, by our chain search or a model, the worst case taken",
     ),
     "reply_share": _share(1.0, "the share of the worst reply in the judgement"),
-    "reply_cuts": Int(1, 8, default=2, help="how many of the opponent's best cuts are replies"),
+    "reply_cuts": Int(
+        1, 8, default=2, help="how many of the opponent's best cuts are replies, with replies=cut"
+    ),
     "exposure_weight": Number(
         0, 1e6, closed=True, default=0.0, help="per cell of our land the opponent can cut off next turn"
     ),
