@@ -157,6 +157,15 @@ def test_long_commands_show_progress_without_a_terminal(
     assert code == 0 and "plies analysed: 1 of " in err
 
 
+def test_a_refused_player_leaves_no_results_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    code, _, err = run_cli(
+        capsys, "tournament", "isolation", "--players", "greedy(depth=x),random", "--db", str(db)
+    )
+    assert code == 1 and "greedy" in err and "Traceback" not in err
+    assert not db.exists()
+
+
 def test_a_long_step_still_gets_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
     # One game of minutes in a log: the heartbeat says where the work is while nothing completes.
     import io

@@ -136,8 +136,10 @@ def check_concurrency(concurrency: int, timed: bool, force: bool) -> None:
         )
 
 
-def _validate(config: TournamentConfig) -> tuple[int, list[str]]:
-    """Build the game and every bot once, so a bad spec fails before anything is stored."""
+def validate_config(config: TournamentConfig) -> tuple[int, list[str]]:
+    """Build the game and every bot once, so a bad spec fails before anything is stored (the command
+    line calls it before it opens the database, so a refused spec leaves no file): the seats and the
+    players' names."""
     game = make(config.game)
     if config.time is not None:
         TimeSpec.parse(config.time)
@@ -337,13 +339,13 @@ def run_tournament(
                 "resume with --resume alone (and --db), or start a new tournament"
             )
         config, tournament, master = saved, stored.id, stored.master_seed
-        seats, _ = _validate(config)
+        seats, _ = validate_config(config)
         pending = set(store.reset_unfinished(tournament))
     else:
         if config is None:
             raise TournamentError("a new tournament needs a configuration")
         fresh = config
-        seats, _ = _validate(fresh)
+        seats, _ = validate_config(fresh)
         tournament, master = _open(fresh, store, lambda m: _blocks(fresh, seats, m), new)
         config = replace(config, seed=master)
         pending = {b.block for b in store.blocks(tournament)}

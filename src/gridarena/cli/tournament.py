@@ -41,6 +41,7 @@ from gridarena.arena.tournament import (
     check_concurrency,
     default_concurrency,
     run_tournament,
+    validate_config,
 )
 from gridarena.cli.options import CONCURRENCY, GRACE, ROW_ID, SEED, count
 from gridarena.cli.output import err, print_json, progress_enabled, warn
@@ -217,6 +218,8 @@ class _Display:
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) the tournament; print the report; 0 if it completed, 130 if interrupted."""
     config = _config(args)
+    if config is not None:  # a refused player fails here, before the database file is made
+        validate_config(config)
     path = database_path(args.db)
     store = Store(path, durable=args.durable)
     if config is not None:
