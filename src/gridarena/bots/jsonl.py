@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from gridarena.core.bot import Bot, WantsResult, WantsTimeControl, warm_up
 from gridarena.core.clock import TimeControl
+from gridarena.core.collector import freeze_startup
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make
 from gridarena.core.types import JSON, Game, Outcome
@@ -43,7 +44,9 @@ class ProtocolError(GridArenaError):
 
 def serve(bot: Bot, lines: Iterable[str], out: TextIO) -> int:
     """Play ``bot`` over the jsonl protocol: messages from ``lines``, answers on ``out``; returns the
-    number of turns answered when ``end`` comes (or the input ends)."""
+    number of turns answered when ``end`` comes (or the input ends). Once the bot is ready, what the
+    process holds is frozen out of the garbage collector's passes (a program plays one game:
+    :func:`~gridarena.core.collector.freeze_startup`)."""
     game: Game[Any] | None = None
     turns = 0
     for line in lines:
@@ -55,6 +58,7 @@ def serve(bot: Bot, lines: Iterable[str], out: TextIO) -> int:
                 bot.time_control = message.get("time_control")
             bot.reset(game, int(message["seat"]), int(message["seed"]))
             warm_up(bot, game)
+            freeze_startup()  # no collector pass in a move walks the imports (core/collector.py)
             reply: dict[str, JSON] = {"type": "ready", "name": bot.name}
         elif kind == "ping":
             reply = {"type": "pong"}

@@ -26,13 +26,15 @@ import random
 import time
 import traceback
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from gridarena.core.bot import Bot, BotForfeit, Decision, ReportsCpu, Withdraws, warm_up
 from gridarena.core.clock import DEFAULT_GRACE, TurnClock
+from gridarena.core.collector import game_heap
 from gridarena.core.errors import ActionParseError, GridArenaError
-from gridarena.core.gameclock import GameClock, game_clock
+from gridarena.core.gameclock import GameClock, Untimed, game_clock
 from gridarena.core.seeding import derive_seed
 from gridarena.core.types import CHANCE, JSON, Game, GameState, Outcome, Player
 
@@ -252,59 +254,63 @@ def play_game(
     cpu_reports = [b if isinstance(b, ReportsCpu) else None for b in bots]  # once: a protocol check is slow
     start = time.perf_counter()
     outcome: Outcome | None = None
-    while not state.is_terminal():
-        if cap is not None and len(turns) >= cap:
-            outcome = Outcome((0.0,) * game.num_players, "adjudicated", f"move cap of {cap} plies reached")
-            break
-        state = forfeits.withdrawals(state)
-        if state.is_terminal():
-            break
-        player = state.current_player()
-        if player == CHANCE:
-            action, wall, cpu, info, left = state.random_action(chance), 0.0, 0.0, {}, None
-        else:
-            spent = timer.exhausted(player)
-            if spent is not None:
-                state = forfeits.apply(state, player, "timeout", spent)
-                continue
-            if player in unready:
-                state = forfeits.apply(state, player, "crash", unready.pop(player))
-                continue
-            turn_clock = timer.turn_clock(player)
-            if watcher is not None:
-                watcher.started(player, len(turns), turn_clock)
-            decision, failure, detail, wall, cpu = _decide(
-                bots[player], state, turn_clock, cpu_reports[player]
+    # A timed game: no pass of the garbage collector during a move walks what was alive before it.
+    with nullcontext() if isinstance(timer, Untimed) else game_heap():
+        while not state.is_terminal():
+            if cap is not None and len(turns) >= cap:
+                outcome = Outcome(
+                    (0.0,) * game.num_players, "adjudicated", f"move cap of {cap} plies reached"
+                )
+                break
+            state = forfeits.withdrawals(state)
+            if state.is_terminal():
+                break
+            player = state.current_player()
+            if player == CHANCE:
+                action, wall, cpu, info, left = state.random_action(chance), 0.0, 0.0, {}, None
+            else:
+                spent = timer.exhausted(player)
+                if spent is not None:
+                    state = forfeits.apply(state, player, "timeout", spent)
+                    continue
+                if player in unready:
+                    state = forfeits.apply(state, player, "crash", unready.pop(player))
+                    continue
+                turn_clock = timer.turn_clock(player)
+                if watcher is not None:
+                    watcher.started(player, len(turns), turn_clock)
+                decision, failure, detail, wall, cpu = _decide(
+                    bots[player], state, turn_clock, cpu_reports[player]
+                )
+                if watcher is not None:
+                    watcher.finished(player, len(turns))
+                others = forfeits.withdrawals(state)  # seats that left while this one was thinking come first
+                if others is not state:
+                    state = others
+                    if state.is_terminal() or state.current_player() != player:
+                        continue  # the game went on without this answer
+                late = timer.charge(player, wall, cpu) if decision is not None else None
+                action, termination, reason = _judge(state, decision, late)
+                if termination is not None:
+                    termination = failure if decision is None else termination
+                    state = forfeits.apply(state, player, termination, reason or detail)
+                    continue
+                info = decision.info if decision is not None else {}
+                left = timer.left(player)
+            turn = Turn(
+                len(turns),
+                player,
+                state.action_to_string(action),
+                wall * 1000,
+                cpu * 1000,
+                dict(info),
+                None if left is None else left * 1000,
+                forfeits.take(),
             )
-            if watcher is not None:
-                watcher.finished(player, len(turns))
-            others = forfeits.withdrawals(state)  # seats that left while this one was thinking come first
-            if others is not state:
-                state = others
-                if state.is_terminal() or state.current_player() != player:
-                    continue  # the game went on without this answer
-            late = timer.charge(player, wall, cpu) if decision is not None else None
-            action, termination, reason = _judge(state, decision, late)
-            if termination is not None:
-                termination = failure if decision is None else termination
-                state = forfeits.apply(state, player, termination, reason or detail)
-                continue
-            info = decision.info if decision is not None else {}
-            left = timer.left(player)
-        turn = Turn(
-            len(turns),
-            player,
-            state.action_to_string(action),
-            wall * 1000,
-            cpu * 1000,
-            dict(info),
-            None if left is None else left * 1000,
-            forfeits.take(),
-        )
-        state = state.child(action)  # _judge checked it: no second legality check
-        turns.append(turn)
-        for recorder in recorders:
-            recorder.turn(turn, state)
+            state = state.child(action)  # _judge checked it: no second legality check
+            turns.append(turn)
+            for recorder in recorders:
+                recorder.turn(turn, state)
     if outcome is None:
         outcome = state.outcome()
         assert outcome is not None, "a terminal state must have an outcome"
