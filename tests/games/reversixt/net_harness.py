@@ -307,6 +307,8 @@ class RecordingBot:
 
     name = "recording"
     clocks: ClassVar[list[TurnClock]] = []
+    #: How many objects the garbage collector kept out of its passes at each request.
+    frozen: ClassVar[list[int]] = []
 
     def __init__(self, game: Any) -> None:
         self.rng = random.Random(0)
@@ -316,6 +318,7 @@ class RecordingBot:
 
     def act(self, state: Any, clock: TurnClock) -> Decision:
         RecordingBot.clocks.append(clock)
+        RecordingBot.frozen.append(gc.get_freeze_count())
         return Decision(state.random_action(self.rng))
 
 

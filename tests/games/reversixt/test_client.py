@@ -4,6 +4,7 @@ account and the depth byte, and it refuses (one clear error) a server whose move
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -113,6 +114,18 @@ def test_the_depth_byte_and_the_account_reach_the_bot() -> None:
     assert timed.deadline is not None and timed.deadline - start <= 2.0 - safety_margin(2.0) + 1.0
     assert timed.time_left() < 2.0 - safety_margin(2.0)
     assert fallback.depth is None and fallback.limit == 0.7  # neither time nor depth: our own budget
+
+
+def test_the_client_moves_with_what_it_built_before_the_game_frozen() -> None:
+    # core/collector.py: a full pass of the garbage collector over the imports costs 20-45 ms.
+    RecordingBot.frozen.clear()
+    gc.unfreeze()
+    script: list[Step] = [*HANDSHAKE, MoveRequest(2000, 0), "answer", EndGame()]
+    try:
+        run_script(script, ClientConfig(bot="recording", extra_bots=RECORDING))
+        assert RecordingBot.frozen and RecordingBot.frozen[0] > 1000
+    finally:
+        gc.unfreeze()
 
 
 def test_the_safety_margin_leaves_room_on_short_accounts() -> None:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from gridarena.core.bot import Bot, WantsTimeControl, WarmUp
 from gridarena.core.clock import TurnClock
+from gridarena.core.collector import freeze_startup
 from gridarena.core.errors import GridArenaError
 from gridarena.core.registry import make_bot
 from gridarena.games.reversixt.capture import candidates, captures, is_valid_placement, stone_counts
@@ -339,6 +340,7 @@ class _Session:
         except ConnectionClosedError as exc:
             raise ClientError(f"the server closed the connection during the handshake ({exc})") from exc
         assert self.state is not None
+        freeze_startup()  # one game a process: no collector pass in a move walks the imports
         while True:
             try:
                 message = await self.receive()
