@@ -13,6 +13,10 @@ sight until ``gc.unfreeze``. :func:`game_heap` does that for one timed game of t
 pass during a move walks only what the game has made; afterwards everything is collected once,
 outside every clock. :func:`freeze_startup` is for a program that plays one game over a protocol:
 what it built before its first turn (its imports, its tables) stays for its whole life.
+
+The freeze is the process's: games played in threads of one process (the web viewer's) share it,
+and the first of them to end unfreezes for all; the others then run as every game did before,
+without the protection, never with less memory safety (a frozen object is only left unvisited).
 """
 
 from __future__ import annotations
