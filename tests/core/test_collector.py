@@ -15,6 +15,7 @@ from gridarena.bots.jsonl import serve as serve_jsonl
 from gridarena.core.bot import Decision
 from gridarena.core.clock import TimeControl
 from gridarena.core.collector import freeze_startup, game_heap
+from gridarena.core.play import play_game
 from gridarena.core.registry import make
 from gridarena.core.types import GameState
 from gridarena.games.iceandfire.protocol import CodinGameBot
@@ -45,7 +46,8 @@ def test_freeze_startup_keeps_what_is_alive_out_of_every_later_pass() -> None:
 
 
 class Noting(RandomBot):
-    """A random bot that notes the frozen count on each move."""
+    """A random bot that notes how many objects the garbage collector keeps out of its passes on
+    each move."""
 
     def __init__(self) -> None:
         super().__init__(1)
@@ -54,6 +56,35 @@ class Noting(RandomBot):
     def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
         self.frozen.append(gc.get_freeze_count())
         return super().act(state, clock)
+
+
+GAME = make("isolation(width=5,height=5)")
+
+
+def test_a_timed_game_keeps_what_lived_before_it_out_of_the_collectors_passes() -> None:
+    # A full pass over the package's imports costs 20-45 ms; charged to a 50 ms move it forfeited
+    # Ice and Fire games. During a timed game the old objects are frozen.
+    keep = [[n] for n in range(1000)]  # alive before the game: frozen during it, not after
+    bots = [Noting(), Noting()]
+    play_game(GAME, bots, seed=2, time_per_move=5.0)
+    assert all(count >= len(keep) for bot in bots for count in bot.frozen) and bots[0].frozen
+    assert gc.get_freeze_count() == 0  # everything back in sight, and collected once
+    untimed = [Noting(), Noting()]
+    play_game(GAME, untimed, seed=2)  # no clock: nothing to protect
+    assert {count for bot in untimed for count in bot.frozen} == {0}
+
+
+def test_a_timed_game_ended_by_an_exception_still_unfreezes() -> None:
+    class Broken:
+        def turn(self, turn: Any, state: Any) -> None:
+            raise OSError("disk full")
+
+        def result(self, record: Any) -> None:
+            pass
+
+    with pytest.raises(OSError, match="disk full"):
+        play_game(GAME, [Noting(), Noting()], seed=1, time_per_move=5.0, recorders=[Broken()])
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_jsonl_program_moves_with_its_imports_frozen() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import io
 import time
 from typing import Any
@@ -173,41 +172,3 @@ def test_a_seat_that_leaves_while_another_thinks_is_forfeited_before_that_answer
         ("forfeit", 1, "protocol", "bot: spoke out of turn", False),
         ("turn", 0, ((1, "protocol", "bot: spoke out of turn"),)),
     ]
-
-
-class FreezeWatcher(Scripted):
-    """Notes how many objects the garbage collector keeps out of its passes while it moves."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.frozen: list[int] = []
-
-    def act(self, state: GameState[Any], clock: TimeControl) -> Decision:
-        self.frozen.append(gc.get_freeze_count())
-        return super().act(state, clock)
-
-
-def test_a_timed_game_keeps_what_lived_before_it_out_of_the_collectors_passes() -> None:
-    # A full pass over the package's imports costs 20-45 ms; charged to a 50 ms move it forfeited
-    # Ice and Fire games (core/collector.py). During a timed game the old objects are frozen.
-    keep = [[n] for n in range(1000)]  # alive before the game: frozen during it, not after
-    bots = [FreezeWatcher(), FreezeWatcher()]
-    play_game(GAME, bots, seed=2, time_per_move=5.0)
-    assert all(count >= len(keep) for bot in bots for count in bot.frozen) and bots[0].frozen
-    assert gc.get_freeze_count() == 0  # everything back in sight, and collected once
-    untimed = [FreezeWatcher(), FreezeWatcher()]
-    play_game(GAME, untimed, seed=2)  # no clock: nothing to protect
-    assert {count for bot in untimed for count in bot.frozen} == {0}
-
-
-def test_a_timed_game_ended_by_an_exception_still_unfreezes() -> None:
-    class Broken:
-        def turn(self, turn: Any, state: Any) -> None:
-            raise OSError("disk full")
-
-        def result(self, record: Any) -> None:
-            pass
-
-    with pytest.raises(OSError, match="disk full"):
-        play_game(GAME, [Scripted(), Scripted()], seed=1, time_per_move=5.0, recorders=[Broken()])
-    assert gc.get_freeze_count() == 0
